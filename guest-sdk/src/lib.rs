@@ -1,0 +1,1 @@
+//! koth guest SDK

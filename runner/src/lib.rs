@@ -1,0 +1,1 @@
+//! koth: King-of-the-Hill tournaments with every bot sandboxed in WebAssembly.

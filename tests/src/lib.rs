@@ -1,0 +1,1 @@
+//! Integration tests of koth live in tests/.
