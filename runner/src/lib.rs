@@ -1,1 +1,10 @@
 //! koth: King-of-the-Hill tournaments with every bot sandboxed in WebAssembly.
+//!
+//! - [`sandbox`] loads bots and runs one invocation at a time under the sandbox contract
+//!   (`shared/spec/sandbox.md`). It knows nothing about any game.
+//! - [`games`] holds each game's pure rules and the driver that talks to bots through the
+//!   sandbox's data types. Rules never see wasmtime.
+#![warn(missing_docs)]
+
+pub mod games;
+pub mod sandbox;

@@ -1,0 +1,3 @@
+//! Coup (two players, file-append protocol): `shared/spec/coup.md`.
+
+pub mod rules;

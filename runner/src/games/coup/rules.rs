@@ -1,0 +1,1 @@
+//! Coup rules (pure).

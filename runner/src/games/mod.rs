@@ -1,0 +1,3 @@
+//! The games koth can run, each in its own module.
+
+pub mod coup;
