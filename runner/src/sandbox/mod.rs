@@ -1,9 +1,147 @@
 //! The sandbox: load WASI bots and run one invocation at a time, safely and deterministically.
+//!
+//! It knows nothing about any game. A game's driver builds an [`Invocation`] (argv, stdin,
+//! seed, virtual clock start), hands over the bot's [`Vfs`] if it has one, and gets a
+//! [`Report`] back: one [`Outcome`], the fuel used, stdout and stderr.
 
+pub mod cache;
+pub mod engine;
 pub mod errno;
+mod invoke;
+pub mod limits;
+mod loader;
 pub mod outcome;
 pub mod vfs;
+pub(crate) mod wasi;
 
+pub use cache::CodeCache;
+pub use engine::{EngineOptions, EngineSettings};
 pub use errno::Errno;
+pub use invoke::{Invocation, Report};
+pub use limits::{LoadLimits, Limits};
+pub use loader::LoadError;
 pub use outcome::{Outcome, TrapKind};
 pub use vfs::{Vfs, VfsLimits};
+
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+use wasmtime::{Engine, InstancePre, Linker, ModuleExport};
+
+/// A bot that failed to load, with the name and file at fault.
+#[derive(Debug, Error)]
+#[error("bot `{bot}` ({}): {error}", file.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "in memory".into()))]
+pub struct BotError {
+    /// The bot's name.
+    pub bot: String,
+    /// Its file, when loaded from one.
+    pub file: Option<PathBuf>,
+    /// What is wrong.
+    pub error: LoadError,
+}
+
+/// The sandbox could not be set up.
+#[derive(Debug, Error)]
+#[error("cannot create the wasm engine: {0}")]
+pub struct SetupError(String);
+
+/// Options of a [`Sandbox`].
+#[derive(Debug, Clone, Default)]
+pub struct SandboxOptions {
+    /// Engine options (pooling, pool size).
+    pub engine: EngineOptions,
+    /// Load-time limits.
+    pub load: LoadLimits,
+    /// Where compiled code is cached; `None` disables the cache.
+    pub cache_dir: Option<PathBuf>,
+}
+
+/// A wasm engine with koth's WASI host, ready to load bots.
+pub struct Sandbox {
+    engine: Engine,
+    linker: Linker<wasi::state::HostState>,
+    settings: EngineSettings,
+    load: LoadLimits,
+    cache: Option<CodeCache>,
+}
+
+/// A loaded bot: compiled once, instantiated fresh for every invocation.
+pub struct Bot {
+    name: String,
+    sha256: [u8; 32],
+    pre: InstancePre<wasi::state::HostState>,
+    start_export: ModuleExport,
+    memory_export: ModuleExport,
+}
+
+impl std::fmt::Debug for Bot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bot").field("name", &self.name).field("sha256", &self.sha256_hex()).finish()
+    }
+}
+
+impl Bot {
+    /// The bot's name (its `argv[0]`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// SHA-256 of the module file.
+    pub fn sha256(&self) -> [u8; 32] {
+        self.sha256
+    }
+
+    /// SHA-256 of the module file, in hex.
+    pub fn sha256_hex(&self) -> String {
+        hex::encode(self.sha256)
+    }
+}
+
+impl Sandbox {
+    /// A sandbox with these options.
+    pub fn new(opts: SandboxOptions) -> Result<Self, SetupError> {
+        let (engine, settings) = engine::build_engine(&opts.engine).map_err(|e| SetupError(format!("{e:#}")))?;
+        engine::start_epoch_ticker(&engine);
+        let mut linker = Linker::new(&engine);
+        wasi::add_to_linker(&mut linker).map_err(|e| SetupError(format!("{e:#}")))?;
+        let cache = opts.cache_dir.map(|d| CodeCache::new(d, &engine));
+        Ok(Sandbox { engine, linker, settings, load: opts.load, cache })
+    }
+
+    /// The engine settings in force, for the tournament's manifest.
+    pub fn settings(&self) -> &EngineSettings {
+        &self.settings
+    }
+
+    /// Load a bot from a file; its name is the file stem unless `name` is given.
+    pub fn load_file(&self, path: &Path, name: Option<&str>) -> Result<Bot, BotError> {
+        let name = name
+            .map(str::to_string)
+            .unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
+        let fail = |error| BotError { bot: name.clone(), file: Some(path.to_path_buf()), error };
+        let size = std::fs::metadata(path).map_err(|e| fail(LoadError::Io(e.to_string())))?.len();
+        if size > self.load.module_bytes {
+            return Err(fail(LoadError::TooLarge { size, limit: self.load.module_bytes }));
+        }
+        let bytes = std::fs::read(path).map_err(|e| fail(LoadError::Io(e.to_string())))?;
+        self.load_bytes(&name, &bytes).map_err(|mut e| {
+            e.file = Some(path.to_path_buf());
+            e
+        })
+    }
+
+    /// Load a bot from module bytes.
+    pub fn load_bytes(&self, name: &str, bytes: &[u8]) -> Result<Bot, BotError> {
+        let fail = |error| BotError { bot: name.to_string(), file: None, error };
+        loader::prescan(bytes, &self.load).map_err(fail)?;
+        let sha256: [u8; 32] = Sha256::digest(bytes).into();
+        let module = loader::compile(&self.engine, bytes, &sha256, self.cache.as_ref(), &self.load).map_err(fail)?;
+        let pre = self
+            .linker
+            .instantiate_pre(&module)
+            .map_err(|e| fail(LoadError::Invalid(format!("{e:#}"))))?;
+        let start_export = module.get_export_index("_start").ok_or(fail(LoadError::MissingExport("`_start`")))?;
+        let memory_export = module.get_export_index("memory").ok_or(fail(LoadError::MissingExport("`memory`")))?;
+        Ok(Bot { name: name.to_string(), sha256, pre, start_export, memory_export })
+    }
+}

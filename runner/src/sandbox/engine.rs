@@ -1,0 +1,146 @@
+//! The wasmtime engine: every setting that matters for safety, speed or fuel accounting is
+//! chosen here, once, and recorded in [`EngineSettings`].
+
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig};
+
+/// How often the wall-clock backstop's epoch advances.
+pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(20);
+
+/// The wasmtime version koth is built against (pinned exactly in the workspace).
+pub const WASMTIME_VERSION: &str = "48.0.8";
+
+/// Engine options a host may choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineOptions {
+    /// Use wasmtime's pooling instance allocator (faster instantiation; reserves virtual
+    /// address space per slot).
+    pub pooling: bool,
+    /// Pool slots: instances that can be live at once (at least the worker count).
+    pub pool_slots: u32,
+    /// Largest linear memory an instance may reach, in bytes (sizes the pool).
+    pub max_memory_bytes: u64,
+    /// Largest table an instance may have, in elements (sizes the pool).
+    pub max_table_elements: u32,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            pooling: true,
+            pool_slots: 16,
+            max_memory_bytes: 64 << 20,
+            max_table_elements: 10_000,
+        }
+    }
+}
+
+/// The record of every engine setting that can change compiled code, fuel accounting or
+/// determinism; written into each tournament's manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineSettings {
+    /// wasmtime version.
+    pub wasmtime: String,
+    /// Optimisation level of cranelift.
+    pub opt_level: String,
+    /// Fuel metering on (always).
+    pub consume_fuel: bool,
+    /// Epoch interruption on (the wall-clock backstop).
+    pub epoch_interruption: bool,
+    /// NaN canonicalisation (float results independent of the host CPU).
+    pub nan_canonicalization: bool,
+    /// Relaxed SIMD made deterministic.
+    pub relaxed_simd_deterministic: bool,
+    /// Copy-on-write memory initialisation (data segments are then not charged to fuel).
+    pub memory_init_cow: bool,
+    /// Maximum wasm stack in bytes.
+    pub max_wasm_stack: usize,
+    /// Pooling allocator in use.
+    pub pooling: bool,
+    /// Wasm proposals switched off; a module using one is rejected at load.
+    pub disabled_features: Vec<String>,
+}
+
+/// Maximum wasm stack: wasmtime's default, stated so that it is recorded.
+const MAX_WASM_STACK: usize = 512 * 1024;
+
+/// Build the engine and the record of its settings.
+pub(crate) fn build_engine(opts: &EngineOptions) -> wasmtime::Result<(Engine, EngineSettings)> {
+    let mut cfg = Config::new();
+    cfg.consume_fuel(true)
+        .epoch_interruption(true)
+        .cranelift_nan_canonicalization(true)
+        .relaxed_simd_deterministic(true)
+        .cranelift_opt_level(OptLevel::Speed)
+        .max_wasm_stack(MAX_WASM_STACK)
+        .memory_init_cow(true)
+        .parallel_compilation(true)
+        // A trap or proc_exit would otherwise capture a backtrace (~20 µs each); outcomes are
+        // named by kind, the bot's stderr carries its own diagnostics.
+        .wasm_backtrace_max_frames(None)
+        // Threads, GC, exceptions and the component model are not compiled into this wasmtime at all.
+        .wasm_multi_memory(false)
+        .wasm_memory64(false)
+        .wasm_stack_switching(false)
+        .wasm_wide_arithmetic(false);
+    let disabled = [
+        "threads",
+        "shared-memory",
+        "multi-memory",
+        "memory64",
+        "gc",
+        "exceptions",
+        "stack-switching",
+        "component-model",
+    ];
+    if opts.pooling {
+        let mut pool = PoolingAllocationConfig::default();
+        pool.total_core_instances(opts.pool_slots)
+            .total_memories(opts.pool_slots)
+            .total_tables(opts.pool_slots)
+            .max_memories_per_module(1)
+            .max_tables_per_module(1)
+            .max_memory_size(opts.max_memory_bytes as usize)
+            .table_elements(opts.max_table_elements as usize)
+            // Keeping touched pages resident avoids faulting them in again on every instance.
+            .linear_memory_keep_resident(1 << 20)
+            .table_keep_resident(64 << 10);
+        cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    }
+    let engine = Engine::new(&cfg)?;
+    let settings = EngineSettings {
+        wasmtime: WASMTIME_VERSION.to_string(),
+        opt_level: "speed".into(),
+        consume_fuel: true,
+        epoch_interruption: true,
+        nan_canonicalization: true,
+        relaxed_simd_deterministic: true,
+        memory_init_cow: true,
+        max_wasm_stack: MAX_WASM_STACK,
+        pooling: opts.pooling,
+        disabled_features: disabled.iter().map(|s| s.to_string()).collect(),
+    };
+    Ok((engine, settings))
+}
+
+/// Advance the engine's epoch in the background until the engine is dropped.
+pub(crate) fn start_epoch_ticker(engine: &Engine) {
+    let weak = engine.weak();
+    let spawned = std::thread::Builder::new()
+        .name("koth-epoch".into())
+        .spawn(move || loop {
+            std::thread::sleep(EPOCH_TICK);
+            match weak.upgrade() {
+                Some(engine) => engine.increment_epoch(),
+                None => break,
+            }
+        });
+    // Without the ticker only the backstop is lost; fuel still bounds every guest.
+    drop(spawned);
+}
+
+/// Epoch ticks that make up a wall-clock budget.
+pub(crate) fn epoch_ticks(wall_clock_ms: u64) -> u64 {
+    (wall_clock_ms / EPOCH_TICK.as_millis() as u64).max(1)
+}

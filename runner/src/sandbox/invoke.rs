@@ -1,0 +1,171 @@
+//! One invocation: a fresh instance, `_start` once, the instance dropped, an [`Outcome`].
+
+use super::engine::epoch_ticks;
+use super::limits::Limits;
+use super::outcome::{Outcome, TrapKind};
+use super::vfs::Vfs;
+use super::wasi::fds::FdTable;
+use super::wasi::state::{HostState, Limiter, Stop};
+use super::Bot;
+use rand_core::SeedableRng;
+use serde::{Deserialize, Serialize};
+use wasmtime::{Store, Trap};
+
+/// What one invocation gets: everything the bot can observe besides its directory.
+#[derive(Debug, Clone)]
+pub struct Invocation {
+    /// Arguments after `argv[0]` (which is the bot's name), byte for byte.
+    pub args: Vec<Vec<u8>>,
+    /// Standard input.
+    pub stdin: Vec<u8>,
+    /// Seed of this invocation's `random_get` stream; derive it from the tournament seed and
+    /// the invocation's identity (game, seat, invocation number).
+    pub seed: [u8; 32],
+    /// Virtual monotonic time at the start, in nanoseconds.
+    pub clock_start_ns: u64,
+    /// Limits for this invocation.
+    pub limits: Limits,
+}
+
+/// How an invocation went.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Report {
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Fuel consumed (guest instructions plus host-call charges).
+    pub fuel_used: u64,
+    /// Everything written to stdout (at most the cap).
+    pub stdout: Vec<u8>,
+    /// The first bytes written to stderr (at most the cap).
+    pub stderr: Vec<u8>,
+    /// Bytes of stderr dropped past the cap.
+    pub stderr_dropped: u64,
+}
+
+impl Bot {
+    /// Run one invocation. `dir` is the bot's virtual directory (preopened as `/`), or `None`
+    /// for a bot with no filesystem at all. Never panics on anything the bot does; every
+    /// failure is an [`Outcome`].
+    pub fn invoke(&self, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
+        let limits = inv.limits;
+        let with_fs = dir.is_some();
+        let mut args = Vec::with_capacity(inv.args.len() + 1);
+        args.push(self.name.as_bytes().to_vec());
+        args.extend(inv.args.iter().cloned());
+        let mut dir = dir;
+        let fs = dir.as_deref_mut().map(|d| {
+            let limits = d.limits();
+            std::mem::replace(d, Vfs::new(limits))
+        });
+        let state = HostState {
+            limiter: Limiter {
+                memory_bytes: limits.memory_bytes as usize,
+                table_elements: limits.table_elements as usize,
+                grow_refused: false,
+                table_refused: false,
+            },
+            memory: None,
+            limits,
+            args,
+            stdin: inv.stdin.clone(),
+            stdin_pos: 0,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            stderr_dropped: 0,
+            fs,
+            fds: FdTable::new(with_fs, Vfs::ROOT, limits.open_fds),
+            rng: rand_chacha::ChaCha12Rng::from_seed(inv.seed),
+            clock_start_ns: inv.clock_start_ns,
+            slept_ns: 0,
+            fuel_left: limits.fuel,
+            pending_fuel: 0,
+        };
+        let mut store = Store::new(self.pre.module().engine(), state);
+        store.limiter(|s| &mut s.limiter);
+        let outcome = run(self, &mut store, limits);
+        let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
+        let state = store.into_data();
+        if let (Some(d), Some(fs)) = (dir, state.fs) {
+            *d = fs;
+        }
+        Report {
+            outcome,
+            fuel_used,
+            stdout: state.stdout,
+            stderr: state.stderr,
+            stderr_dropped: state.stderr_dropped,
+        }
+    }
+}
+
+fn run(bot: &Bot, store: &mut Store<HostState>, limits: Limits) -> Outcome {
+    if let Err(e) = store.set_fuel(limits.fuel) {
+        return Outcome::HostFault(format!("cannot set fuel: {e}"));
+    }
+    store.set_epoch_deadline(epoch_ticks(limits.wall_clock_ms));
+    let instance = match bot.pre.instantiate(&mut *store) {
+        Ok(i) => i,
+        Err(e) => return classify(e, store.data(), true),
+    };
+    match instance.get_module_export(&mut *store, &bot.memory_export) {
+        Some(wasmtime::Extern::Memory(m)) => store.data_mut().memory = Some(m),
+        _ => return Outcome::HostFault("memory export vanished".into()),
+    }
+    let start = match instance.get_module_export(&mut *store, &bot.start_export) {
+        Some(wasmtime::Extern::Func(f)) => f,
+        _ => return Outcome::HostFault("_start export vanished".into()),
+    };
+    let start = match start.typed::<(), ()>(&*store) {
+        Ok(f) => f,
+        Err(_) => return Outcome::HostFault("_start has parameters or results".into()),
+    };
+    match start.call(&mut *store, ()) {
+        Ok(()) => Outcome::Ok,
+        Err(e) => classify(e, store.data(), false),
+    }
+}
+
+/// Name the outcome of a failed instantiation or `_start`.
+fn classify(err: wasmtime::Error, st: &HostState, instantiating: bool) -> Outcome {
+    if let Some(stop) = err.downcast_ref::<Stop>() {
+        return match *stop {
+            Stop::Exit(0) => Outcome::Ok,
+            Stop::Exit(n) => Outcome::Exit(n),
+            Stop::OutputLimit => Outcome::OutputLimit,
+            Stop::OutOfFuel => Outcome::OutOfFuel,
+            Stop::NoMemory => Outcome::HostFault("no memory export".into()),
+        };
+    }
+    if let Some(trap) = err.downcast_ref::<Trap>() {
+        let kind = match trap {
+            Trap::OutOfFuel => return Outcome::OutOfFuel,
+            Trap::Interrupt => {
+                return Outcome::HostFault(format!(
+                    "the {} ms wall-clock backstop fired",
+                    st.limits.wall_clock_ms
+                ))
+            }
+            _ if st.limiter.grow_refused => return Outcome::OutOfMemory,
+            Trap::StackOverflow => TrapKind::StackOverflow,
+            Trap::MemoryOutOfBounds | Trap::HeapMisaligned => TrapKind::MemoryOutOfBounds,
+            Trap::TableOutOfBounds => TrapKind::TableOutOfBounds,
+            Trap::IndirectCallToNull => TrapKind::IndirectCallToNull,
+            Trap::BadSignature => TrapKind::BadSignature,
+            Trap::IntegerOverflow => TrapKind::IntegerOverflow,
+            Trap::IntegerDivisionByZero => TrapKind::DivisionByZero,
+            Trap::BadConversionToInteger => TrapKind::BadConversion,
+            Trap::UnreachableCodeReached => TrapKind::Unreachable,
+            _ => TrapKind::Other,
+        };
+        return Outcome::Trap(kind);
+    }
+    if instantiating || st.limiter.table_refused {
+        // Instantiation refused by a limit (memory, table, instance count, pool slots).
+        let msg = format!("{err:#}");
+        if msg.contains("pooling") || msg.contains("concurrent") {
+            return Outcome::HostFault(msg);
+        }
+        return Outcome::LimitExceeded;
+    }
+    Outcome::HostFault(format!("{err:#}"))
+}

@@ -1,0 +1,174 @@
+//! Loading a bot: check the file before compiling it, compile with a time bound, cache.
+
+use super::cache::CodeCache;
+use super::limits::LoadLimits;
+use super::wasi::abi::{FUNCTIONS, MODULE};
+use std::sync::mpsc;
+use std::time::Duration;
+use thiserror::Error;
+use wasmparser::{Encoding, ExternalKind, Parser, Payload, TypeRef};
+
+/// Why a bot cannot be loaded. Shown together with the bot's name and file.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("cannot read the file: {0}")]
+    Io(String),
+    /// The file is larger than the module size cap.
+    #[error("the module is {size} bytes, above the {limit}-byte limit")]
+    TooLarge {
+        /// Size of the file.
+        size: u64,
+        /// The cap.
+        limit: u64,
+    },
+    /// The file does not start with the wasm magic number.
+    #[error("not a WebAssembly module (the file does not start with \\0asm)")]
+    NotWasm,
+    /// The file is a component; only core modules (WASI preview 1) run for now.
+    #[error("this is a WebAssembly component; koth runs WASI preview 1 core modules (build for wasm32-wasip1)")]
+    Component,
+    /// The module is malformed or uses a disabled feature.
+    #[error("invalid module: {0}")]
+    Invalid(String),
+    /// The module imports something the sandbox does not provide.
+    #[error("imports {0}, which the sandbox does not provide (only wasi_snapshot_preview1 functions are available)")]
+    UnknownImport(String),
+    /// A required export is missing or of the wrong kind.
+    #[error("does not export {0}")]
+    MissingExport(&'static str),
+    /// A memory declaration breaks the rules.
+    #[error("{0}")]
+    Memory(String),
+    /// A table declaration breaks the rules.
+    #[error("{0}")]
+    Table(String),
+    /// Compiling took longer than allowed.
+    #[error("compiling took longer than {0} ms (a compile bomb?)")]
+    CompileTimeout(u64),
+    /// wasmtime refused the module.
+    #[error("cannot compile: {0}")]
+    Compile(String),
+}
+
+/// Check everything that can be checked without compiling.
+pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError> {
+    if bytes.len() as u64 > limits.module_bytes {
+        return Err(LoadError::TooLarge { size: bytes.len() as u64, limit: limits.module_bytes });
+    }
+    if bytes.len() < 8 || &bytes[..4] != b"\0asm" {
+        return Err(LoadError::NotWasm);
+    }
+    let mut memories = 0u32;
+    let mut has_start = false;
+    let mut has_memory_export = false;
+    let invalid = |e: wasmparser::BinaryReaderError| LoadError::Invalid(e.to_string());
+    for payload in Parser::new(0).parse_all(bytes) {
+        match payload.map_err(invalid)? {
+            Payload::Version { encoding: Encoding::Component, .. } => return Err(LoadError::Component),
+            Payload::ImportSection(reader) => {
+                for import in reader.into_imports() {
+                    let import = import.map_err(invalid)?;
+                    let known = import.module == MODULE && FUNCTIONS.contains(&import.name);
+                    let is_func = matches!(import.ty, TypeRef::Func(_) | TypeRef::FuncExact(_));
+                    if !known || !is_func {
+                        let what = match import.ty {
+                            TypeRef::Memory(_) => "a memory",
+                            TypeRef::Table(_) => "a table",
+                            TypeRef::Global(_) => "a global",
+                            TypeRef::Tag(_) => "a tag",
+                            _ => "a function",
+                        };
+                        return Err(LoadError::UnknownImport(format!("{what} `{}::{}`", import.module, import.name)));
+                    }
+                }
+            }
+            Payload::MemorySection(reader) => {
+                for mem in reader {
+                    let mem = mem.map_err(invalid)?;
+                    memories += 1;
+                    if memories > 1 {
+                        return Err(LoadError::Memory("declares a second memory (multi-memory is not allowed)".into()));
+                    }
+                    if mem.shared {
+                        return Err(LoadError::Memory("declares a shared memory (threads are not allowed)".into()));
+                    }
+                    if mem.memory64 {
+                        return Err(LoadError::Memory("declares a 64-bit memory (memory64 is not allowed)".into()));
+                    }
+                    let page = 1u64 << mem.page_size_log2.unwrap_or(16);
+                    let min_bytes = mem.initial.saturating_mul(page);
+                    if min_bytes > limits.memory_bytes {
+                        return Err(LoadError::Memory(format!(
+                            "declares a minimum memory of {} MiB, above the {} MiB limit",
+                            min_bytes >> 20,
+                            limits.memory_bytes >> 20
+                        )));
+                    }
+                }
+            }
+            Payload::TableSection(reader) => {
+                for table in reader {
+                    let table = table.map_err(invalid)?;
+                    if table.ty.initial > limits.table_elements as u64 {
+                        return Err(LoadError::Table(format!(
+                            "declares a table of {} elements, above the {}-element limit",
+                            table.ty.initial, limits.table_elements
+                        )));
+                    }
+                }
+            }
+            Payload::ExportSection(reader) => {
+                for export in reader {
+                    let export = export.map_err(invalid)?;
+                    match (export.name, export.kind) {
+                        ("_start", ExternalKind::Func | ExternalKind::FuncExact) => has_start = true,
+                        ("memory", ExternalKind::Memory) => has_memory_export = true,
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if !has_start {
+        return Err(LoadError::MissingExport("a `_start` function (is it a WASI command? a library or reactor cannot run as a bot)"));
+    }
+    if !has_memory_export {
+        return Err(LoadError::MissingExport("its linear memory as `memory`"));
+    }
+    Ok(())
+}
+
+/// Compile on a worker thread and give up after the time bound. A compile that overruns keeps
+/// its thread until it finishes, but the bot is rejected and nothing waits for it.
+pub(crate) fn compile(
+    engine: &wasmtime::Engine,
+    bytes: &[u8],
+    sha: &[u8; 32],
+    cache: Option<&CodeCache>,
+    limits: &LoadLimits,
+) -> Result<wasmtime::Module, LoadError> {
+    if let Some(m) = cache.and_then(|c| c.get(engine, sha)) {
+        return Ok(m);
+    }
+    let (tx, rx) = mpsc::channel();
+    let engine2 = engine.clone();
+    let owned = bytes.to_vec();
+    std::thread::Builder::new()
+        .name("koth-compile".into())
+        .spawn(move || {
+            let _ = tx.send(wasmtime::Module::new(&engine2, &owned).map_err(|e| format!("{e:#}")));
+        })
+        .map_err(|e| LoadError::Compile(format!("cannot start the compiler thread: {e}")))?;
+    let module = match rx.recv_timeout(Duration::from_millis(limits.compile_ms)) {
+        Ok(Ok(m)) => m,
+        Ok(Err(e)) => return Err(LoadError::Compile(e)),
+        Err(_) => return Err(LoadError::CompileTimeout(limits.compile_ms)),
+    };
+    if let Some(c) = cache {
+        c.put(sha, &module);
+    }
+    Ok(module)
+}

@@ -1,0 +1,428 @@
+//! Descriptor calls: read, write, seek, stat, readdir, close.
+
+use super::abi::*;
+use super::fds::Fd;
+use super::mem::Mem;
+use super::state::{CallResult, Fail, HostState, Stop};
+use crate::sandbox::errno::Errno;
+use crate::sandbox::vfs::{FileType, NodeId, Stat};
+
+pub(crate) fn filetype_code(t: FileType) -> u8 {
+    match t {
+        FileType::File => FILETYPE_REGULAR_FILE,
+        FileType::Dir => FILETYPE_DIRECTORY,
+        FileType::Symlink => FILETYPE_SYMBOLIC_LINK,
+    }
+}
+
+/// Write a `filestat` for a virtual node.
+pub(crate) fn write_filestat(mem: &mut Mem, ptr: u32, s: &Stat) -> Result<(), Errno> {
+    let mut b = [0u8; FILESTAT_SIZE as usize];
+    b[0..8].copy_from_slice(&VFS_DEVICE.to_le_bytes());
+    b[8..16].copy_from_slice(&s.ino.to_le_bytes());
+    b[16] = filetype_code(s.file_type);
+    b[24..32].copy_from_slice(&s.nlink.to_le_bytes());
+    b[32..40].copy_from_slice(&s.size.to_le_bytes());
+    b[40..48].copy_from_slice(&s.atim.to_le_bytes());
+    b[48..56].copy_from_slice(&s.mtim.to_le_bytes());
+    b[56..64].copy_from_slice(&s.ctim.to_le_bytes());
+    mem.write(ptr, &b)
+}
+
+/// Total length of iovecs, capped by the per-call limit.
+fn capped_total(iovs: &[(u32, u32)], cap: u32) -> u64 {
+    iovs.iter()
+        .map(|&(_, l)| l as u64)
+        .sum::<u64>()
+        .min(cap as u64)
+}
+
+/// Gather the bytes a write passes, up to the per-call cap.
+fn gather<'m>(mem: &'m Mem, iovs: &[(u32, u32)], cap: u32) -> Result<std::borrow::Cow<'m, [u8]>, Errno> {
+    let total = capped_total(iovs, cap) as usize;
+    let nonempty: Vec<_> = iovs.iter().filter(|&&(_, l)| l > 0).collect();
+    if nonempty.len() == 1 {
+        let &&(p, l) = &nonempty[0];
+        return Ok(std::borrow::Cow::Borrowed(mem.slice(p, l.min(total as u32))?));
+    }
+    let mut buf = Vec::with_capacity(total);
+    for &(p, l) in iovs {
+        let room = total - buf.len();
+        if room == 0 {
+            break;
+        }
+        buf.extend_from_slice(mem.slice(p, l.min(room as u32))?);
+    }
+    Ok(std::borrow::Cow::Owned(buf))
+}
+
+fn write_to(st: &mut HostState, mem: &Mem, fd: i32, iovs: &[(u32, u32)], at: Option<u64>) -> Result<u64, Fail> {
+    let cap = st.limits.io_bytes_per_call;
+    match st.fds.get(fd)? {
+        Fd::Stdout => {
+            let total: u64 = iovs.iter().map(|&(_, l)| l as u64).sum();
+            if st.stdout.len() as u64 + total > st.limits.stdout_bytes as u64 {
+                return Err(Fail::Stop(Stop::OutputLimit));
+            }
+            for &(p, l) in iovs {
+                let s = mem.slice(p, l)?;
+                st.stdout.extend_from_slice(s);
+            }
+            st.charge_bytes(total);
+            Ok(total)
+        }
+        Fd::Stderr => {
+            let total: u64 = iovs.iter().map(|&(_, l)| l as u64).sum();
+            for &(p, l) in iovs {
+                let s = mem.slice(p, l)?;
+                let room = (st.limits.stderr_bytes as usize).saturating_sub(st.stderr.len());
+                let keep = room.min(s.len());
+                st.stderr.extend_from_slice(&s[..keep]);
+                st.stderr_dropped += (s.len() - keep) as u64;
+            }
+            st.charge_bytes(total);
+            Ok(total)
+        }
+        Fd::File { node, pos, write, append, .. } => {
+            if !write {
+                return Err(Errno::Badf.into());
+            }
+            let data = gather(mem, iovs, cap)?;
+            let fs = st.fs_now()?;
+            let offset = match at {
+                Some(off) => off,
+                None if append => fs.file_len(node)?,
+                None => pos,
+            };
+            let n = fs.write_at(node, offset, &data)? as u64;
+            if at.is_none() {
+                if let Fd::File { pos, .. } = st.fds.get_mut(fd)? {
+                    *pos = offset + n;
+                }
+            }
+            st.charge_bytes(n);
+            Ok(n)
+        }
+        Fd::Dir { .. } => Err(Errno::Isdir.into()),
+        Fd::Stdin => Err(Errno::Badf.into()),
+    }
+}
+
+pub(crate) fn fd_write(st: &mut HostState, mem: &mut Mem, fd: i32, iovs: u32, n: u32, out: u32) -> CallResult {
+    let list = mem.iovecs(iovs, n)?;
+    let written = write_to(st, mem, fd, &list, None)?;
+    mem.write_u32(out, written as u32)?;
+    Ok(())
+}
+
+pub(crate) fn fd_pwrite(st: &mut HostState, mem: &mut Mem, fd: i32, iovs: u32, n: u32, offset: u64, out: u32) -> CallResult {
+    match st.fds.get(fd)? {
+        Fd::File { .. } => {}
+        Fd::Dir { .. } => return Err(Errno::Isdir.into()),
+        _ => return Err(Errno::Spipe.into()),
+    }
+    let list = mem.iovecs(iovs, n)?;
+    let written = write_to(st, mem, fd, &list, Some(offset))?;
+    mem.write_u32(out, written as u32)?;
+    Ok(())
+}
+
+/// Read into the iovecs from a file node at `offset`; returns bytes read.
+fn read_file(st: &mut HostState, mem: &mut Mem, node: NodeId, mut offset: u64, list: &[(u32, u32)]) -> Result<u64, Errno> {
+    let mut budget = st.limits.io_bytes_per_call as u64;
+    let mut total = 0u64;
+    let fs = st.fs.as_mut().ok_or(Errno::Badf)?;
+    for &(p, l) in list {
+        let want = (l as u64).min(budget) as u32;
+        if want == 0 {
+            break;
+        }
+        let buf = mem.slice_mut(p, want)?;
+        let got = fs.read_at(node, offset, buf)? as u64;
+        total += got;
+        offset += got;
+        budget -= got;
+        if got < want as u64 {
+            break;
+        }
+    }
+    st.charge_bytes(total);
+    Ok(total)
+}
+
+pub(crate) fn fd_read(st: &mut HostState, mem: &mut Mem, fd: i32, iovs: u32, n: u32, out: u32) -> CallResult {
+    let list = mem.iovecs(iovs, n)?;
+    let got = match st.fds.get(fd)? {
+        Fd::Stdin => {
+            let mut total = 0u64;
+            for &(p, l) in &list {
+                let rest = &st.stdin[st.stdin_pos..];
+                let k = rest.len().min(l as usize);
+                mem.slice_mut(p, k as u32)?.copy_from_slice(&rest[..k]);
+                st.stdin_pos += k;
+                total += k as u64;
+                if k < l as usize {
+                    break;
+                }
+            }
+            st.charge_bytes(total);
+            total
+        }
+        Fd::File { node, pos, read, .. } => {
+            if !read {
+                return Err(Errno::Badf.into());
+            }
+            let got = read_file(st, mem, node, pos, &list)?;
+            if let Fd::File { pos, .. } = st.fds.get_mut(fd)? {
+                *pos += got;
+            }
+            got
+        }
+        Fd::Dir { .. } => return Err(Errno::Isdir.into()),
+        Fd::Stdout | Fd::Stderr => return Err(Errno::Badf.into()),
+    };
+    mem.write_u32(out, got as u32)?;
+    Ok(())
+}
+
+pub(crate) fn fd_pread(st: &mut HostState, mem: &mut Mem, fd: i32, iovs: u32, n: u32, offset: u64, out: u32) -> CallResult {
+    let list = mem.iovecs(iovs, n)?;
+    let got = match st.fds.get(fd)? {
+        Fd::File { node, read: true, .. } => read_file(st, mem, node, offset, &list)?,
+        Fd::File { .. } => return Err(Errno::Badf.into()),
+        Fd::Dir { .. } => return Err(Errno::Isdir.into()),
+        _ => return Err(Errno::Spipe.into()),
+    };
+    mem.write_u32(out, got as u32)?;
+    Ok(())
+}
+
+pub(crate) fn fd_seek(st: &mut HostState, mem: &mut Mem, fd: i32, delta: i64, whence: u8, out: u32) -> CallResult {
+    let (node, cur) = match st.fds.get(fd)? {
+        Fd::File { node, pos, .. } => (node, pos),
+        Fd::Dir { .. } => return Err(Errno::Badf.into()),
+        _ => return Err(Errno::Spipe.into()),
+    };
+    let base = match whence {
+        WHENCE_SET => 0,
+        WHENCE_CUR => cur,
+        WHENCE_END => st.fs()?.file_len(node)?,
+        _ => return Err(Errno::Inval.into()),
+    };
+    let new = (base as i128) + (delta as i128);
+    if new < 0 || new > i64::MAX as i128 {
+        return Err(Errno::Inval.into());
+    }
+    if let Fd::File { pos, .. } = st.fds.get_mut(fd)? {
+        *pos = new as u64;
+    }
+    mem.write_u64(out, new as u64)?;
+    Ok(())
+}
+
+pub(crate) fn fd_tell(st: &mut HostState, mem: &mut Mem, fd: i32, out: u32) -> CallResult {
+    match st.fds.get(fd)? {
+        Fd::File { pos, .. } => Ok(mem.write_u64(out, pos)?),
+        Fd::Dir { .. } => Err(Errno::Badf.into()),
+        _ => Err(Errno::Spipe.into()),
+    }
+}
+
+pub(crate) fn fd_close(st: &mut HostState, fd: i32) -> CallResult {
+    st.fds.remove(fd)?;
+    Ok(())
+}
+
+/// `fd_sync`, `fd_datasync`: nothing to flush in memory, but the descriptor must exist.
+pub(crate) fn fd_sync(st: &mut HostState, fd: i32) -> CallResult {
+    st.fds.get(fd)?;
+    Ok(())
+}
+
+pub(crate) fn fd_advise(st: &mut HostState, fd: i32, advice: u8) -> CallResult {
+    match st.fds.get(fd)? {
+        Fd::File { .. } if advice <= 5 => Ok(()),
+        Fd::File { .. } => Err(Errno::Inval.into()),
+        Fd::Dir { .. } => Err(Errno::Badf.into()),
+        _ => Err(Errno::Spipe.into()),
+    }
+}
+
+pub(crate) fn fd_fdstat_get(st: &mut HostState, mem: &mut Mem, fd: i32, out: u32) -> CallResult {
+    let (filetype, flags, base, inheriting) = match st.fds.get(fd)? {
+        Fd::Stdin | Fd::Stdout | Fd::Stderr => (FILETYPE_UNKNOWN, 0, FILE_RIGHTS & !(RIGHT_FD_SEEK | RIGHT_FD_TELL), 0),
+        Fd::Dir { .. } => (FILETYPE_DIRECTORY, 0, ALL_RIGHTS, ALL_RIGHTS),
+        Fd::File { read, write, append, .. } => {
+            let mut rights = FILE_RIGHTS;
+            if !read {
+                rights &= !RIGHT_FD_READ;
+            }
+            if !write {
+                rights &= !RIGHT_FD_WRITE;
+            }
+            (FILETYPE_REGULAR_FILE, if append { FDFLAG_APPEND } else { 0 }, rights, 0)
+        }
+    };
+    let mut b = [0u8; FDSTAT_SIZE as usize];
+    b[0] = filetype;
+    b[2..4].copy_from_slice(&flags.to_le_bytes());
+    b[8..16].copy_from_slice(&base.to_le_bytes());
+    b[16..24].copy_from_slice(&inheriting.to_le_bytes());
+    mem.write(out, &b)?;
+    Ok(())
+}
+
+pub(crate) fn fd_fdstat_set_flags(st: &mut HostState, fd: i32, flags: u16) -> CallResult {
+    if flags & !FDFLAGS_KNOWN != 0 {
+        return Err(Errno::Inval.into());
+    }
+    match st.fds.get_mut(fd)? {
+        Fd::File { append, .. } => {
+            *append = flags & FDFLAG_APPEND != 0;
+            Ok(())
+        }
+        // Non-blocking and sync flags change nothing for in-memory data.
+        _ => Ok(()),
+    }
+}
+
+/// Rights can only shrink in preview 1; koth tracks read/write only, so accept and ignore.
+pub(crate) fn fd_fdstat_set_rights(st: &mut HostState, fd: i32) -> CallResult {
+    st.fds.get(fd)?;
+    Ok(())
+}
+
+pub(crate) fn fd_filestat_get(st: &mut HostState, mem: &mut Mem, fd: i32, out: u32) -> CallResult {
+    match st.fds.get(fd)? {
+        Fd::Stdin | Fd::Stdout | Fd::Stderr => {
+            mem.write(out, &[0u8; FILESTAT_SIZE as usize])?;
+            Ok(())
+        }
+        Fd::Dir { node, .. } | Fd::File { node, .. } => {
+            let s = st.fs()?.stat(node).map_err(stale)?;
+            write_filestat(mem, out, &s)?;
+            Ok(())
+        }
+    }
+}
+
+/// A descriptor whose node was removed behaves as a bad descriptor.
+fn stale(e: Errno) -> Errno {
+    if e == Errno::Noent {
+        Errno::Badf
+    } else {
+        e
+    }
+}
+
+pub(crate) fn fd_filestat_set_size(st: &mut HostState, fd: i32, size: u64) -> CallResult {
+    match st.fds.get(fd)? {
+        Fd::File { node, write: true, .. } => {
+            st.fs_now()?.set_len(node, size).map_err(stale)?;
+            Ok(())
+        }
+        Fd::File { .. } => Err(Errno::Inval.into()),
+        Fd::Dir { .. } => Err(Errno::Isdir.into()),
+        _ => Err(Errno::Inval.into()),
+    }
+}
+
+pub(crate) fn fd_allocate(st: &mut HostState, fd: i32, offset: u64, len: u64) -> CallResult {
+    match st.fds.get(fd)? {
+        Fd::File { node, write: true, .. } => {
+            let end = offset.checked_add(len).ok_or(Errno::Fbig)?;
+            let fs = st.fs_now()?;
+            if end > fs.file_len(node).map_err(stale)? {
+                fs.set_len(node, end)?;
+            }
+            Ok(())
+        }
+        Fd::File { .. } => Err(Errno::Badf.into()),
+        Fd::Dir { .. } => Err(Errno::Isdir.into()),
+        _ => Err(Errno::Spipe.into()),
+    }
+}
+
+/// Resolve `fst_flags` into the times to set, against the virtual clock.
+pub(crate) fn times(st: &HostState, atim: u64, mtim: u64, flags: u16) -> Result<(Option<u64>, Option<u64>), Errno> {
+    if flags & !(FST_ATIM | FST_ATIM_NOW | FST_MTIM | FST_MTIM_NOW) != 0
+        || (flags & FST_ATIM != 0 && flags & FST_ATIM_NOW != 0)
+        || (flags & FST_MTIM != 0 && flags & FST_MTIM_NOW != 0)
+    {
+        return Err(Errno::Inval);
+    }
+    let now = st.realtime_ns();
+    let a = if flags & FST_ATIM_NOW != 0 { Some(now) } else if flags & FST_ATIM != 0 { Some(atim) } else { None };
+    let m = if flags & FST_MTIM_NOW != 0 { Some(now) } else if flags & FST_MTIM != 0 { Some(mtim) } else { None };
+    Ok((a, m))
+}
+
+pub(crate) fn fd_filestat_set_times(st: &mut HostState, fd: i32, atim: u64, mtim: u64, flags: u16) -> CallResult {
+    let (a, m) = times(st, atim, mtim, flags)?;
+    match st.fds.get(fd)? {
+        Fd::Dir { node, .. } | Fd::File { node, .. } => {
+            st.fs_now()?.set_times(node, a, m).map_err(stale)?;
+            Ok(())
+        }
+        _ => Err(Errno::Badf.into()),
+    }
+}
+
+pub(crate) fn fd_prestat_get(st: &mut HostState, mem: &mut Mem, fd: i32, out: u32) -> CallResult {
+    match st.fds.get(fd)? {
+        Fd::Dir { preopen: true, .. } => {
+            mem.write_u32(out, 0)?; // tag 0: a directory
+            mem.write_u32(out + 4, 1)?; // its name is "/"
+            Ok(())
+        }
+        _ => Err(Errno::Badf.into()),
+    }
+}
+
+pub(crate) fn fd_prestat_dir_name(st: &mut HostState, mem: &mut Mem, fd: i32, ptr: u32, len: u32) -> CallResult {
+    match st.fds.get(fd)? {
+        Fd::Dir { preopen: true, .. } => {
+            if len < 1 {
+                return Err(Errno::Nametoolong.into());
+            }
+            mem.write(ptr, b"/")?;
+            Ok(())
+        }
+        _ => Err(Errno::Badf.into()),
+    }
+}
+
+pub(crate) fn fd_readdir(st: &mut HostState, mem: &mut Mem, fd: i32, buf: u32, len: u32, cookie: u64, out: u32) -> CallResult {
+    let node = match st.fds.get(fd)? {
+        Fd::Dir { node, .. } => node,
+        Fd::File { .. } => return Err(Errno::Notdir.into()),
+        _ => return Err(Errno::Badf.into()),
+    };
+    let entries = st.fs()?.list_dir(node).map_err(stale)?;
+    let dest = mem.slice_mut(buf, len)?;
+    let mut used = 0usize;
+    for (i, e) in entries.iter().enumerate().skip(cookie.min(usize::MAX as u64) as usize) {
+        let mut header = [0u8; DIRENT_HEADER_SIZE];
+        header[0..8].copy_from_slice(&(i as u64 + 1).to_le_bytes());
+        header[8..16].copy_from_slice(&e.ino.to_le_bytes());
+        header[16..20].copy_from_slice(&(e.name.len() as u32).to_le_bytes());
+        header[20] = filetype_code(e.file_type);
+        // Entries are cut at the end of the buffer; the guest sees a full buffer and asks again.
+        for part in [&header[..], &e.name[..]] {
+            let k = part.len().min(dest.len() - used);
+            dest[used..used + k].copy_from_slice(&part[..k]);
+            used += k;
+        }
+        if used == dest.len() {
+            break;
+        }
+    }
+    st.charge_bytes(used as u64);
+    mem.write_u32(out, used as u32)?;
+    Ok(())
+}
+
+pub(crate) fn fd_renumber(st: &mut HostState, from: i32, to: i32) -> CallResult {
+    st.fds.renumber(from, to)?;
+    Ok(())
+}

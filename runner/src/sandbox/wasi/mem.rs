@@ -1,0 +1,88 @@
+//! Bounds-checked access to guest linear memory. Every pointer a guest passes goes through
+//! here; anything out of bounds is `EFAULT`, never a host panic.
+
+use crate::sandbox::errno::Errno;
+
+/// The guest's linear memory for the duration of one host call.
+pub(crate) struct Mem<'a>(pub &'a mut [u8]);
+
+fn range(ptr: u32, len: u32, size: usize) -> Result<std::ops::Range<usize>, Errno> {
+    let start = ptr as usize;
+    let end = start.checked_add(len as usize).ok_or(Errno::Fault)?;
+    if end > size {
+        return Err(Errno::Fault);
+    }
+    Ok(start..end)
+}
+
+impl Mem<'_> {
+    pub fn slice(&self, ptr: u32, len: u32) -> Result<&[u8], Errno> {
+        let r = range(ptr, len, self.0.len())?;
+        Ok(&self.0[r])
+    }
+
+    pub fn slice_mut(&mut self, ptr: u32, len: u32) -> Result<&mut [u8], Errno> {
+        let r = range(ptr, len, self.0.len())?;
+        Ok(&mut self.0[r])
+    }
+
+    fn array<const N: usize>(&self, ptr: u32) -> Result<[u8; N], Errno> {
+        let s = self.slice(ptr, N as u32)?;
+        let mut out = [0u8; N];
+        out.copy_from_slice(s);
+        Ok(out)
+    }
+
+    pub fn read_u8(&self, ptr: u32) -> Result<u8, Errno> {
+        Ok(self.array::<1>(ptr)?[0])
+    }
+
+    pub fn read_u16(&self, ptr: u32) -> Result<u16, Errno> {
+        Ok(u16::from_le_bytes(self.array(ptr)?))
+    }
+
+    pub fn read_u32(&self, ptr: u32) -> Result<u32, Errno> {
+        Ok(u32::from_le_bytes(self.array(ptr)?))
+    }
+
+    pub fn read_u64(&self, ptr: u32) -> Result<u64, Errno> {
+        Ok(u64::from_le_bytes(self.array(ptr)?))
+    }
+
+    pub fn write(&mut self, ptr: u32, bytes: &[u8]) -> Result<(), Errno> {
+        self.slice_mut(ptr, bytes.len() as u32)?.copy_from_slice(bytes);
+        Ok(())
+    }
+
+    pub fn write_u8(&mut self, ptr: u32, v: u8) -> Result<(), Errno> {
+        self.write(ptr, &[v])
+    }
+
+    pub fn write_u16(&mut self, ptr: u32, v: u16) -> Result<(), Errno> {
+        self.write(ptr, &v.to_le_bytes())
+    }
+
+    pub fn write_u32(&mut self, ptr: u32, v: u32) -> Result<(), Errno> {
+        self.write(ptr, &v.to_le_bytes())
+    }
+
+    pub fn write_u64(&mut self, ptr: u32, v: u64) -> Result<(), Errno> {
+        self.write(ptr, &v.to_le_bytes())
+    }
+
+    /// The (pointer, length) pairs of an iovec array, checked against `max` entries.
+    pub fn iovecs(&self, ptr: u32, count: u32) -> Result<Vec<(u32, u32)>, Errno> {
+        if count > super::abi::MAX_IOVECS {
+            return Err(Errno::Inval);
+        }
+        let raw = self.slice(ptr, count.checked_mul(8).ok_or(Errno::Fault)?)?;
+        Ok(raw
+            .chunks_exact(8)
+            .map(|c| {
+                let p = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                let l = u32::from_le_bytes([c[4], c[5], c[6], c[7]]);
+                (p, l)
+            })
+            .collect())
+    }
+}

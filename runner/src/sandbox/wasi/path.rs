@@ -1,0 +1,165 @@
+//! Path calls, all resolved inside the bot's virtual directory.
+
+use super::abi::*;
+use super::fds::Fd;
+use super::io::{times, write_filestat};
+use super::mem::Mem;
+use super::state::{CallResult, HostState};
+use crate::sandbox::errno::Errno;
+use crate::sandbox::vfs::{FileType, NodeId, OpenOptions, MAX_PATH_LEN};
+
+/// The directory node behind a descriptor used as a path base.
+fn dir_of(st: &HostState, fd: i32) -> Result<NodeId, Errno> {
+    match st.fds.get(fd)? {
+        Fd::Dir { node, .. } => Ok(node),
+        Fd::File { .. } => Err(Errno::Notdir),
+        _ => Err(Errno::Badf),
+    }
+}
+
+/// A guest path, bounds- and length-checked (the virtual filesystem checks its contents).
+fn path<'m>(mem: &'m Mem, ptr: u32, len: u32) -> Result<&'m [u8], Errno> {
+    if len as usize > MAX_PATH_LEN {
+        return Err(Errno::Nametoolong);
+    }
+    mem.slice(ptr, len)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn path_open(
+    st: &mut HostState,
+    mem: &mut Mem,
+    fd: i32,
+    lookup: u32,
+    ptr: u32,
+    len: u32,
+    oflags: u16,
+    rights: u64,
+    fdflags: u16,
+    out: u32,
+) -> CallResult {
+    let dir = dir_of(st, fd)?;
+    let p = path(mem, ptr, len)?;
+    if oflags & !(OFLAG_CREAT | OFLAG_DIRECTORY | OFLAG_EXCL | OFLAG_TRUNC) != 0 || fdflags & !FDFLAGS_KNOWN != 0 {
+        return Err(Errno::Inval.into());
+    }
+    st.fds.check_room()?;
+    let opts = OpenOptions {
+        create: oflags & OFLAG_CREAT != 0,
+        exclusive: oflags & OFLAG_EXCL != 0,
+        truncate: oflags & OFLAG_TRUNC != 0,
+        directory: oflags & OFLAG_DIRECTORY != 0,
+        follow: lookup & LOOKUP_SYMLINK_FOLLOW != 0,
+    };
+    let read = rights & RIGHT_FD_READ != 0;
+    let append = fdflags & FDFLAG_APPEND != 0;
+    let write = rights & RIGHT_FD_WRITE != 0 || append;
+    let fs = st.fs_now()?;
+    // Decide the kind before creating or truncating anything, so a refused open changes nothing.
+    if let Ok(existing) = fs.lookup(dir, p, opts.follow) {
+        match fs.stat(existing)?.file_type {
+            FileType::Dir if write || opts.truncate => return Err(Errno::Isdir.into()),
+            FileType::Symlink if !opts.directory => return Err(Errno::Loop.into()),
+            _ => {}
+        }
+    }
+    let node = fs.open(dir, p, opts)?;
+    let entry = match fs.stat(node)?.file_type {
+        FileType::Dir => Fd::Dir { node, preopen: false },
+        FileType::File => Fd::File { node, pos: 0, read, write, append },
+        FileType::Symlink => return Err(Errno::Loop.into()),
+    };
+    let new_fd = st.fds.insert(entry)?;
+    mem.write_u32(out, new_fd)?;
+    Ok(())
+}
+
+pub(crate) fn path_create_directory(st: &mut HostState, mem: &mut Mem, fd: i32, ptr: u32, len: u32) -> CallResult {
+    let dir = dir_of(st, fd)?;
+    let p = path(mem, ptr, len)?;
+    st.fs_now()?.mkdir(dir, p)?;
+    Ok(())
+}
+
+pub(crate) fn path_remove_directory(st: &mut HostState, mem: &mut Mem, fd: i32, ptr: u32, len: u32) -> CallResult {
+    let dir = dir_of(st, fd)?;
+    let p = path(mem, ptr, len)?;
+    st.fs_now()?.rmdir(dir, p)?;
+    Ok(())
+}
+
+pub(crate) fn path_unlink_file(st: &mut HostState, mem: &mut Mem, fd: i32, ptr: u32, len: u32) -> CallResult {
+    let dir = dir_of(st, fd)?;
+    let p = path(mem, ptr, len)?;
+    st.fs_now()?.unlink(dir, p)?;
+    Ok(())
+}
+
+pub(crate) fn path_filestat_get(st: &mut HostState, mem: &mut Mem, fd: i32, lookup: u32, ptr: u32, len: u32, out: u32) -> CallResult {
+    let dir = dir_of(st, fd)?;
+    let p = path(mem, ptr, len)?;
+    let fs = st.fs()?;
+    let node = fs.lookup(dir, p, lookup & LOOKUP_SYMLINK_FOLLOW != 0)?;
+    let s = fs.stat(node)?;
+    write_filestat(mem, out, &s)?;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn path_filestat_set_times(
+    st: &mut HostState,
+    mem: &mut Mem,
+    fd: i32,
+    lookup: u32,
+    ptr: u32,
+    len: u32,
+    atim: u64,
+    mtim: u64,
+    flags: u16,
+) -> CallResult {
+    let dir = dir_of(st, fd)?;
+    let (a, m) = times(st, atim, mtim, flags)?;
+    let p = path(mem, ptr, len)?;
+    let fs = st.fs_now()?;
+    let node = fs.lookup(dir, p, lookup & LOOKUP_SYMLINK_FOLLOW != 0)?;
+    fs.set_times(node, a, m)?;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn path_rename(st: &mut HostState, mem: &mut Mem, fd: i32, old: u32, old_len: u32, new_fd: i32, new: u32, new_len: u32) -> CallResult {
+    let from_dir = dir_of(st, fd)?;
+    let to_dir = dir_of(st, new_fd)?;
+    let from = path(mem, old, old_len)?;
+    let to = path(mem, new, new_len)?;
+    st.fs_now()?.rename(from_dir, from, to_dir, to)?;
+    Ok(())
+}
+
+pub(crate) fn path_symlink(st: &mut HostState, mem: &mut Mem, target: u32, target_len: u32, fd: i32, ptr: u32, len: u32) -> CallResult {
+    let dir = dir_of(st, fd)?;
+    let t = path(mem, target, target_len)?;
+    let p = path(mem, ptr, len)?;
+    st.fs_now()?.symlink(t, dir, p)?;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn path_readlink(st: &mut HostState, mem: &mut Mem, fd: i32, ptr: u32, len: u32, buf: u32, buf_len: u32, out: u32) -> CallResult {
+    let dir = dir_of(st, fd)?;
+    let p = path(mem, ptr, len)?;
+    let target = st.fs()?.readlink(dir, p)?;
+    // Truncated to the buffer, as POSIX readlink does.
+    let k = target.len().min(buf_len as usize);
+    mem.write(buf, &target[..k])?;
+    mem.write_u32(out, k as u32)?;
+    Ok(())
+}
+
+/// Hard links are not supported: one node, one name keeps the history file rule simple and
+/// quota accounting exact. Both descriptors must still be valid directories.
+pub(crate) fn path_link(st: &mut HostState, fd: i32, new_fd: i32) -> CallResult {
+    dir_of(st, fd)?;
+    dir_of(st, new_fd)?;
+    Err(Errno::Notsup.into())
+}

@@ -1,0 +1,174 @@
+//! Everything one invocation's guest can reach through WASI, held in the wasmtime store.
+
+use super::fds::FdTable;
+use crate::sandbox::errno::Errno;
+use crate::sandbox::limits::Limits;
+use crate::sandbox::vfs::Vfs;
+use rand_chacha::ChaCha12Rng;
+use std::fmt;
+use wasmtime::{Memory, ResourceLimiter};
+
+/// 2000-01-01T00:00:00Z: the virtual realtime clock's origin, in nanoseconds since the Unix epoch.
+pub const REALTIME_ORIGIN_NS: u64 = 946_684_800 * 1_000_000_000;
+/// Fuel charged for every host call, on top of the guest's own instructions.
+pub const HOST_CALL_FUEL: u64 = 100;
+
+/// Why a host call ends the invocation (returned to wasmtime as the trap's error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// `proc_exit(code)`.
+    Exit(u32),
+    /// stdout went past its cap.
+    OutputLimit,
+    /// Host-call fuel charges exhausted the budget.
+    OutOfFuel,
+    /// The module has no memory export to pass data through.
+    NoMemory,
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stop::Exit(c) => write!(f, "proc_exit({c})"),
+            Stop::OutputLimit => f.write_str("stdout limit exceeded"),
+            Stop::OutOfFuel => f.write_str("out of fuel in a host call"),
+            Stop::NoMemory => f.write_str("module has no memory export"),
+        }
+    }
+}
+
+impl std::error::Error for Stop {}
+
+/// A host call's failure: an errno the guest sees, or the end of the invocation.
+pub(crate) enum Fail {
+    Errno(Errno),
+    Stop(Stop),
+}
+
+impl From<Errno> for Fail {
+    fn from(e: Errno) -> Self {
+        Fail::Errno(e)
+    }
+}
+
+impl From<Stop> for Fail {
+    fn from(s: Stop) -> Self {
+        Fail::Stop(s)
+    }
+}
+
+/// Result of a host call body.
+pub(crate) type CallResult = Result<(), Fail>;
+
+/// Memory and table limits, remembering whether a grow was refused so that the trap which
+/// usually follows is reported as `out of memory`.
+pub(crate) struct Limiter {
+    pub memory_bytes: usize,
+    pub table_elements: usize,
+    pub grow_refused: bool,
+    pub table_refused: bool,
+}
+
+impl ResourceLimiter for Limiter {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        if desired > self.memory_bytes {
+            self.grow_refused = true;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        if desired > self.table_elements {
+            self.table_refused = true;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    fn instances(&self) -> usize {
+        1
+    }
+
+    fn tables(&self) -> usize {
+        1
+    }
+
+    fn memories(&self) -> usize {
+        1
+    }
+}
+
+/// The store's data for one invocation.
+pub(crate) struct HostState {
+    pub limiter: Limiter,
+    pub memory: Option<Memory>,
+    pub limits: Limits,
+    /// argv including argv[0], each without its terminating NUL.
+    pub args: Vec<Vec<u8>>,
+    pub stdin: Vec<u8>,
+    pub stdin_pos: usize,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub stderr_dropped: u64,
+    pub fs: Option<Vfs>,
+    pub fds: FdTable,
+    pub rng: ChaCha12Rng,
+    /// Virtual monotonic time at the start of the invocation.
+    pub clock_start_ns: u64,
+    /// Virtual time added by sleeps (`poll_oneoff` on clocks returns at once).
+    pub slept_ns: u64,
+    /// Fuel left when the current host call was entered.
+    pub fuel_left: u64,
+    /// Fuel the current host call charges for the bytes it moves.
+    pub pending_fuel: u64,
+}
+
+impl HostState {
+    /// Nanoseconds of virtual time this invocation has used: one per unit of fuel burnt,
+    /// plus sleeps. Deterministic, and a guest that "thinks for 100 ms" stops at 100M fuel.
+    pub fn elapsed_ns(&self) -> u64 {
+        self.limits
+            .fuel
+            .saturating_sub(self.fuel_left)
+            .saturating_add(self.slept_ns)
+    }
+
+    /// The virtual monotonic clock.
+    pub fn monotonic_ns(&self) -> u64 {
+        self.clock_start_ns.saturating_add(self.elapsed_ns())
+    }
+
+    /// The virtual realtime clock.
+    pub fn realtime_ns(&self) -> u64 {
+        REALTIME_ORIGIN_NS.saturating_add(self.monotonic_ns())
+    }
+
+    /// Charge fuel for `bytes` moved by this host call.
+    pub fn charge_bytes(&mut self, bytes: u64) {
+        self.pending_fuel = self.pending_fuel.saturating_add(bytes);
+    }
+
+    /// The virtual directory with its clock set to now, or `EBADF` if this bot has none.
+    pub fn fs_now(&mut self) -> Result<&mut Vfs, Errno> {
+        let now = self.realtime_ns();
+        let fs = self.fs.as_mut().ok_or(Errno::Badf)?;
+        fs.set_now(now);
+        Ok(fs)
+    }
+
+    /// The virtual directory for reading.
+    pub fn fs(&self) -> Result<&Vfs, Errno> {
+        self.fs.as_ref().ok_or(Errno::Badf)
+    }
+}
