@@ -1,1 +1,86 @@
-//! koth guest SDK
+//! Write koth bots in Rust, with std only.
+//!
+//! koth runs King-of-the-Hill tournaments with every bot sandboxed in WebAssembly (WASI
+//! preview 1). A bot built with this crate compiles both natively, so its author can unit
+//! test it, and for `wasm32-wasip1`, the form koth runs:
+//!
+//! ```text
+//! cargo build --release --target wasm32-wasip1
+//! ```
+//!
+//! # Coup in one paragraph
+//!
+//! Each invocation is one decision. The bot gets
+//! `argv = [name, history_file, opponent_coins, my_coins, my_cards, legal_action...]`, where
+//! cards are written `~^*!$` (Ambassador, Assassin, Captain, Contessa, Duke) and each legal
+//! action is the exact text to append (`I\n` and a card given up on one's own turn, like
+//! `'\n`, are two characters). The history file (in the bot's own directory, the current
+//! directory) holds one line per turn: the actor's capital letter (`I F C E A S T`), then
+//! the players' answers alternately: blocks `dacs`, challenge `q`, pass `p`, reveals
+//! `~^*!$`, cards given up `_'<=0`, and the actor's `\n`. The bot appends exactly one legal
+//! action. When its Exchange goes through it is offered n + 2 cards and prints the n it
+//! keeps to stdout before ending its turn. Anything else, or a non-zero exit, forfeits.
+//!
+//! [`coup::State`] parses all of that from the bot's seat: the [`coup::Phase`] (act,
+//! respond to an action, to a block, to a challenge, give up a card, end the turn, finish
+//! an Exchange), coins, cards, both players' claims, reveals and losses, and the cards it
+//! has not seen. [`coup::run`] does the plumbing, so a bot is one function:
+//!
+//! ```no_run
+//! use koth_guest::coup::{run, Action, Card, Decision, Move, Phase, State};
+//!
+//! /// An honest bot: taxes with a real Duke, blocks Foreign Aid with a real Duke, Coups
+//! /// as soon as it can.
+//! fn decide(state: &State) -> Decision {
+//!     let wish = match state.phase() {
+//!         Phase::FinishExchange { keep } => {
+//!             // Keep Dukes, then whatever came first.
+//!             let mut cards = state.cards().to_vec();
+//!             cards.sort_by_key(|&card| card != Card::Duke);
+//!             cards.truncate(keep);
+//!             return Decision::Keep(cards);
+//!         }
+//!         // Coup when possible (forced at 10 coins), else Tax with a real Duke.
+//!         Phase::Act if state.can(Move::Coup) => Move::Coup,
+//!         Phase::Act if state.has(Card::Duke) => Move::Tax,
+//!         Phase::Act => Move::Income,
+//!         Phase::Respond(Action::ForeignAid) if state.has(Card::Duke) => Move::Block(Card::Duke),
+//!         Phase::Respond(_) => Move::Pass,
+//!         // Challenged: if we hold the card, revealing it is the only legal move.
+//!         Phase::Challenged { card, .. } => Move::Reveal(card),
+//!         // Accept blocks and end turns.
+//!         _ => Move::EndTurn,
+//!     };
+//!     if state.can(wish) {
+//!         return wish.into();
+//!     }
+//!     // Otherwise a card must go (Assassinated, Couped, caught, failed challenge).
+//!     let worst_first = [Card::Ambassador, Card::Captain, Card::Contessa, Card::Assassin, Card::Duke];
+//!     state.give_up(&worst_first).unwrap_or_else(|| state.or_first_legal(wish)).into()
+//! }
+//!
+//! fn main() {
+//!     run(decide);
+//! }
+//! ```
+//!
+//! The same function can be tested natively without files, with [`coup::State::parse`]:
+//!
+//! ```
+//! use koth_guest::coup::{Action, Card, Move, Phase, Player, State};
+//!
+//! // The opponent took Foreign Aid; we hold a Duke and a Captain.
+//! let state = State::parse(&["history.txt", "3", "1", "$*", "d", "p"], "I\nI\nF").unwrap();
+//! assert_eq!(state.phase(), Phase::Respond(Action::ForeignAid));
+//! assert!(state.can(Move::Block(Card::Duke)));
+//! assert_eq!(state.current_turn().unwrap().actor, Player::Opponent);
+//! assert_eq!(state.unseen().get(Card::Duke), 2);
+//! ```
+//!
+//! For randomness use [`Rng`]: seeded from the platform (under koth, deterministic per
+//! tournament seed), no dependencies.
+
+pub mod coup;
+mod rng;
+
+pub use rng::Rng;
