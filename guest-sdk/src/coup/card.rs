@@ -91,7 +91,7 @@ impl fmt::Display for Card {
     }
 }
 
-/// Parses a string of reveal symbols (`~^*!$`), as argv[4] gives a bot's cards.
+/// Parses a string of reveal symbols (`~^*!$`), as `argv[4]` gives a bot's cards.
 pub fn parse_cards(text: &str) -> Option<Vec<Card>> {
     text.chars().map(Card::from_reveal_char).collect()
 }

@@ -269,7 +269,7 @@ impl fmt::Display for Move {
     }
 }
 
-/// The legal moves of this invocation (argv[5..]), each with the exact text to append.
+/// The legal moves of this invocation (`argv[5..]`), each with the exact text to append.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LegalMoves {
     entries: Vec<(Move, String)>,
