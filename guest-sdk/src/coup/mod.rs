@@ -5,6 +5,7 @@
 //! and must append exactly one legal action to the history file (and, when finishing an
 //! Exchange, print the cards it keeps). See the crate docs for an example.
 
+mod arbiter;
 mod card;
 mod error;
 mod history;
@@ -15,6 +16,7 @@ mod state;
 #[cfg(test)]
 mod tests;
 
+pub use arbiter::legal_actions;
 pub use card::{cards_to_string, parse_cards, Card, CardCounts};
 pub use error::Error;
 pub use history::{Claim, ClaimKind, ClaimOutcome, Event, History, Player, Seat, Turn};

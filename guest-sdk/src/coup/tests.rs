@@ -1,84 +1,8 @@
-//! The seed's worked examples, parsed from both seats, checked against a port of the
+//! The seed's worked examples, parsed from both seats, checked against the port of the
 //! original arbiter's `get_legal_actions`; and writing moves to a real file.
 
 use super::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// The original arbiter's `get_legal_actions(history[-1], player, opponent)`, ported
-/// literally (`line` is the file's last line, `\n` included when complete).
-fn arbiter_legal(file: &str, cards: &[Card], my_coins: u32, opp_coins: u32) -> Vec<String> {
-    let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let surrender = |nl: &str| {
-        cards
-            .iter()
-            .map(|c| format!("{}{nl}", c.surrender_char()))
-            .collect::<Vec<_>>()
-    };
-    if file.is_empty() {
-        return strings(&["I\n", "F", "E", "S", "T"]);
-    }
-    let line = match file[..file.len() - 1].rfind('\n') {
-        Some(i) => &file[i + 1..],
-        None => file,
-    };
-    let chars: Vec<char> = line.chars().collect();
-    let back = |k: usize| chars[chars.len() - k];
-    match back(1) {
-        '\n' => {
-            if my_coins >= 10 {
-                return strings(&["C"]);
-            }
-            let mut r = strings(&["I\n", "F", "E", "T"]);
-            if my_coins >= 3 {
-                r.push("A".into());
-            }
-            if my_coins >= 7 {
-                r.push("C".into());
-            }
-            if opp_coins > 0 {
-                r.push("S".into());
-            }
-            r
-        }
-        'F' => strings(&["d", "p"]),
-        'C' => surrender(""),
-        '~' | '^' | '*' | '!' | '$' => {
-            if "acds".contains(back(3)) {
-                surrender("\n")
-            } else {
-                surrender("")
-            }
-        }
-        'E' | 'T' => strings(&["p", "q"]),
-        'A' => {
-            let mut r = strings(&["s", "q"]);
-            r.extend(surrender(""));
-            r
-        }
-        'S' => strings(&["a", "c", "p", "q"]),
-        'a' | 'c' | 'd' | 's' => strings(&["q", "\n"]),
-        'p' | '_' | '\'' | '<' | '=' | '0' => strings(&["\n"]),
-        'q' => {
-            let challenged = back(2);
-            let necessary = match challenged {
-                'E' | 'a' => Card::Ambassador,
-                'T' | 'd' => Card::Duke,
-                'A' => Card::Assassin,
-                'S' | 'c' => Card::Captain,
-                's' => Card::Contessa,
-                other => panic!("challenge of {other:?}"),
-            };
-            if cards.contains(&necessary) {
-                vec![necessary.reveal_char().to_string()]
-            } else if "acds".contains(challenged) {
-                surrender("")
-            } else {
-                surrender("\n")
-            }
-        }
-        other => panic!("no legal actions after {other:?}"),
-    }
-}
 
 /// A worked example: one line split into its writes (alternately actor, opponent, ...)
 /// and the phase the writer of each is in.
@@ -324,7 +248,7 @@ fn every_worked_example_from_both_seats() {
             for k in 0..ex.writes.len() {
                 let history = format!("{context}{}", ex.writes[..k].concat());
                 let cards = cards_for(ex.writes[k], ex.phases[k]);
-                let legal = arbiter_legal(&history, &cards, 7, 4);
+                let legal = legal_actions(&history, &cards, 7, 4);
                 assert!(
                     legal.iter().any(|l| l == ex.writes[k]),
                     "{history:?}: {:?} not in the arbiter's {legal:?}",
@@ -377,7 +301,7 @@ fn knowledge_from_a_longer_game() {
     ];
     let history: String = lines.concat();
     // After six complete lines the first player acts again.
-    let legal = arbiter_legal(&history, &[Contessa], 2, 5);
+    let legal = legal_actions(&history, &[Contessa], 2, 5);
     let state = State::parse(&args(&[Contessa], &legal), &history).unwrap();
     assert_eq!(state.seat(), Seat::First);
     assert_eq!(state.phase(), Act);
