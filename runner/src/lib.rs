@@ -8,3 +8,4 @@
 
 pub mod games;
 pub mod sandbox;
+pub mod seed;

@@ -1,1 +1,7 @@
-fn main() {}
+//! The `koth` command.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
+}

@@ -1,0 +1,70 @@
+//! Command-line interface: parse, dispatch, turn errors into messages and exit codes.
+
+mod check;
+mod invoke;
+
+use clap::{Args, Parser, Subcommand};
+use koth::sandbox::{CodeCache, EngineOptions, LoadLimits, Sandbox, SandboxOptions};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// King-of-the-Hill bot tournaments with every bot sandboxed in WebAssembly.
+#[derive(Parser)]
+#[command(name = "koth", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check bots: valid wasm, only allowed imports, `_start` and `memory` exported.
+    Check(check::CheckArgs),
+    /// Run one invocation of a bot and print everything about it (for bot authors).
+    Invoke(invoke::InvokeArgs),
+}
+
+/// Options shared by every command that loads bots.
+#[derive(Args, Clone)]
+pub(crate) struct EngineArgs {
+    /// Do not read or write the compiled-code cache.
+    #[arg(long)]
+    no_cache: bool,
+    /// Folder of the compiled-code cache [default: $KOTH_CACHE_DIR, $XDG_CACHE_HOME/koth or ~/.cache/koth].
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+    /// Use wasmtime's on-demand allocator instead of the pooling allocator.
+    #[arg(long)]
+    no_pooling: bool,
+}
+
+impl EngineArgs {
+    /// A sandbox with these options, pool sized for `workers` concurrent instances.
+    pub(crate) fn sandbox(&self, workers: usize, memory_bytes: u64) -> anyhow::Result<Sandbox> {
+        let cache_dir = if self.no_cache { None } else { self.cache_dir.clone().or_else(CodeCache::default_dir) };
+        let engine = EngineOptions {
+            pooling: !self.no_pooling,
+            pool_slots: (workers as u32).saturating_add(2),
+            max_memory_bytes: memory_bytes.max(EngineOptions::default().max_memory_bytes),
+            ..EngineOptions::default()
+        };
+        let load = LoadLimits { memory_bytes, ..LoadLimits::default() };
+        Ok(Sandbox::new(SandboxOptions { engine, load, cache_dir })?)
+    }
+}
+
+/// Parse the command line and run it.
+pub(crate) fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check(a) => check::run(a),
+        Command::Invoke(a) => invoke::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("koth: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
