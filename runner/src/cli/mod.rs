@@ -1,6 +1,7 @@
 //! Command-line interface: parse, dispatch, turn errors into messages and exit codes.
 
 mod check;
+mod coup;
 mod invoke;
 
 use clap::{Args, Parser, Subcommand};
@@ -22,6 +23,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Run one invocation of a bot and print everything about it (for bot authors).
     Invoke(invoke::InvokeArgs),
+    /// Run a Coup tournament (round robin) between bots.
+    Coup(coup::CoupArgs),
 }
 
 /// Options shared by every command that loads bots.
@@ -59,6 +62,7 @@ pub(crate) fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(a) => check::run(a),
         Command::Invoke(a) => invoke::run(a),
+        Command::Coup(a) => coup::run(a),
     };
     match result {
         Ok(code) => code,

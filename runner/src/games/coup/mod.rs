@@ -1,3 +1,10 @@
 //! Coup (two players, file-append protocol): `shared/spec/coup.md`.
+//!
+//! - [`rules`]: the pure game (state, legal actions, effects), a port of the original arbiter.
+//! - [`driver`]: plays one game between two [`Player`](crate::games::Player)s through the
+//!   file protocol, enforcing the file rules and turning every sandbox outcome into a forfeit.
+//! - [`tournament`]: the round robin, its leaderboard and its archive.
 
+pub mod driver;
 pub mod rules;
+pub mod tournament;
