@@ -79,9 +79,10 @@ impl State {
     /// Builds the state from argv without `argv[0]` (history file name, opponent's coins,
     /// own coins, own cards, legal actions...), reading the named history file.
     pub fn load<S: AsRef<str>>(args: &[S]) -> Result<State, Error> {
-        let name = args
-            .first()
-            .ok_or_else(|| Error::Args("missing history file name".into()))?;
+        // Check the shape before touching the file, so a wrong argv is reported as such.
+        let [name, _, _, _, _, ..] = args else {
+            return Err(shape_error(args.len()));
+        };
         let text = std::fs::read_to_string(name.as_ref())?;
         State::parse(args, &text)
     }
@@ -90,10 +91,7 @@ impl State {
     /// Nothing is read or written: this is the entry point for unit tests.
     pub fn parse<S: AsRef<str>>(args: &[S], history: &str) -> Result<State, Error> {
         let [file, opp, mine, cards, legal @ ..] = args else {
-            return Err(Error::Args(format!(
-                "expected history file, two coin counts, cards and legal actions; got {} arguments",
-                args.len()
-            )));
+            return Err(shape_error(args.len()));
         };
         let cards_text = cards.as_ref();
         let cards = parse_cards(cards_text)
@@ -267,6 +265,12 @@ impl State {
         }
         counts
     }
+}
+
+fn shape_error(count: usize) -> Error {
+    Error::Args(format!(
+        "expected history file, two coin counts, cards and legal actions; got {count} arguments"
+    ))
 }
 
 fn parse_coins(text: &str) -> Result<u32, Error> {
