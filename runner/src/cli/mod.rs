@@ -1,5 +1,6 @@
 //! Command-line interface: parse, dispatch, turn errors into messages and exit codes.
 
+mod bench;
 mod check;
 mod coup;
 mod invoke;
@@ -25,6 +26,8 @@ enum Command {
     Invoke(invoke::InvokeArgs),
     /// Run a Coup tournament (round robin) between bots.
     Coup(coup::CoupArgs),
+    /// Measure invocation and tournament speed against native processes.
+    Bench(bench::BenchArgs),
 }
 
 /// Options shared by every command that loads bots.
@@ -63,6 +66,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Check(a) => check::run(a),
         Command::Invoke(a) => invoke::run(a),
         Command::Coup(a) => coup::run(a),
+        Command::Bench(a) => bench::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,265 @@
+//! `koth bench`: the figures the project's speed targets are judged by, each next to the
+//! classic arbiter's model (a native process per decision) measured in the same run.
+
+use super::EngineArgs;
+use anyhow::{bail, Context};
+use clap::{Args, Subcommand};
+use koth::games::coup::tournament::{self, CoupOptions};
+use koth::games::Player;
+use koth::sandbox::{Invocation, Limits, Report, Vfs, VfsLimits};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+#[derive(Args)]
+pub(crate) struct BenchArgs {
+    #[command(subcommand)]
+    what: BenchWhat,
+}
+
+#[derive(Subcommand)]
+enum BenchWhat {
+    /// One decision: koth's full invocation vs spawning the native build of the same bot.
+    Invoke(InvokeBench),
+    /// A whole Coup tournament: koth vs the same bots as native processes, one per move.
+    Coup(CoupBench),
+}
+
+#[derive(Args)]
+struct InvokeBench {
+    /// The bot as wasm (a Coup bot: it reads the history file and appends one move).
+    #[arg(value_name = "BOT.wasm")]
+    wasm: PathBuf,
+    /// The same bot compiled natively.
+    #[arg(long, value_name = "BIN")]
+    native: PathBuf,
+    /// Invocations through koth per configuration.
+    #[arg(long, default_value_t = 20_000)]
+    iterations: usize,
+    /// Native process spawns.
+    #[arg(long, default_value_t = 500)]
+    spawns: usize,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+#[derive(Args)]
+struct CoupBench {
+    /// The bots as wasm; the native build of each must be in --native-dir under the same stem.
+    #[arg(required = true, value_name = "BOT.wasm")]
+    bots: Vec<PathBuf>,
+    /// Folder of the native builds.
+    #[arg(long, value_name = "DIR")]
+    native_dir: PathBuf,
+    /// Rounds.
+    #[arg(long, default_value_t = 10)]
+    rounds: u32,
+    /// Worker threads [default: the number of cores].
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Skip the native run (it takes minutes).
+    #[arg(long)]
+    skip_native: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+pub(crate) fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    match args.what {
+        BenchWhat::Invoke(a) => invoke_bench(a),
+        BenchWhat::Coup(a) => coup_bench(a),
+    }
+}
+
+/// A small mid-game Coup position: the history file and the arguments after it.
+const HISTORY: &[u8] = b"I\nFp\nTp\nI\nSp\n";
+const FILE: &str = "bench_history.txt";
+fn coup_args() -> Vec<String> {
+    ["1", "4", "~!", "I\n", "F", "E", "T", "A", "S"].iter().map(|s| s.to_string()).collect()
+}
+
+fn median(mut v: Vec<Duration>) -> (f64, f64) {
+    v.sort();
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    (us(v[v.len() / 2]), us(v[v.len() * 9 / 10]))
+}
+
+fn invoke_bench(a: InvokeBench) -> anyhow::Result<ExitCode> {
+    let mut argv = vec![FILE.to_string()];
+    argv.extend(coup_args());
+    let inv = Invocation {
+        args: argv.iter().map(|s| s.as_bytes().to_vec()).collect(),
+        stdin: Vec::new(),
+        seed: [7; 32],
+        clock_start_ns: 0,
+        limits: Limits::default(),
+    };
+    let tmp = std::env::temp_dir().join(format!("koth-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp)?;
+    let native = std::fs::canonicalize(&a.native).with_context(|| format!("--native {}", a.native.display()))?;
+    println!("bot: {} (wasm) / {} (native)", a.wasm.display(), native.display());
+    println!("each koth invocation: fresh instance, WASI set-up, virtual directory with the history file, _start, the append check");
+    let mut results = Vec::new();
+    for pooling in [true, false] {
+        let engine = EngineArgs { no_pooling: !pooling, ..a.engine.clone() };
+        let sandbox = engine.sandbox(1, Limits::default().memory_bytes)?;
+        let bot = sandbox.load_file(&a.wasm, None)?;
+        let mut times = Vec::with_capacity(a.iterations);
+        let mut fuel = 0;
+        for i in 0..a.iterations + 200 {
+            let t = Instant::now();
+            let mut dir = Vfs::new(VfsLimits::default());
+            dir.put_host_file(FILE, HISTORY);
+            let r = bot.invoke(&inv, Some(&mut dir));
+            let ok = r.outcome.is_ok() && dir.host_file(FILE).is_some_and(|h| h.len() > HISTORY.len() && h.starts_with(HISTORY));
+            let elapsed = t.elapsed();
+            if !ok {
+                bail!("the bot did not append a move: {} (stderr: {})", r.outcome, String::from_utf8_lossy(&r.stderr));
+            }
+            fuel = r.fuel_used;
+            if i >= 200 {
+                times.push(elapsed);
+            }
+        }
+        let (med, p90) = median(times);
+        println!("koth, {} allocator: median {med:.1} µs, p90 {p90:.1} µs ({} invocations, {fuel} fuel each)", if pooling { "pooling" } else { "on-demand" }, a.iterations);
+        results.push(med);
+    }
+    let mut spawn_times = Vec::with_capacity(a.spawns);
+    let hist = tmp.join(FILE);
+    for _ in 0..a.spawns {
+        let t = Instant::now();
+        std::fs::write(&hist, HISTORY)?;
+        let status = Command::new(&native)
+            .arg(FILE)
+            .args(coup_args())
+            .current_dir(&tmp)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .output()?;
+        let after = std::fs::read(&hist)?;
+        let elapsed = t.elapsed();
+        if !status.status.success() || after.len() <= HISTORY.len() {
+            bail!("the native bot did not append a move");
+        }
+        spawn_times.push(elapsed);
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    let (nmed, np90) = median(spawn_times);
+    println!("native process per invocation: median {nmed:.1} µs, p90 {np90:.1} µs ({} spawns)", a.spawns);
+    let best = results.iter().cloned().fold(f64::INFINITY, f64::min);
+    println!("ratio: koth (best allocator) is {:.1}x faster than a native spawn", nmed / best);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The original arbiter's model: every decision is a native process started in the bot's
+/// own real folder, reading and appending the history file there.
+struct NativePlayer {
+    name: String,
+    exe: PathBuf,
+    root: PathBuf,
+}
+
+impl Player for NativePlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn invoke(&self, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
+        let fail = |why: String| Report {
+            outcome: koth::sandbox::Outcome::HostFault(why),
+            fuel_used: 0,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            stderr_dropped: 0,
+        };
+        let (Some(dir), Some(file)) = (dir, inv.args.first()) else { return fail("no directory".into()) };
+        let file = String::from_utf8_lossy(file).into_owned();
+        // One real folder per bot and thread, like the original's per-bot folders.
+        let folder = self.root.join(format!("{}-{:?}", self.name, std::thread::current().id()));
+        if std::fs::create_dir_all(&folder).is_err() {
+            return fail("cannot create folder".into());
+        }
+        let path = folder.join(&file);
+        let before = dir.host_file(&file).map(<[u8]>::to_vec).unwrap_or_default();
+        if std::fs::write(&path, &before).is_err() {
+            return fail("cannot write history".into());
+        }
+        let out = Command::new(&self.exe)
+            .args(inv.args.iter().map(|a| String::from_utf8_lossy(a).into_owned()))
+            .current_dir(&folder)
+            .stdin(Stdio::null())
+            .output();
+        let Ok(out) = out else { return fail("cannot spawn".into()) };
+        let after = std::fs::read(&path).unwrap_or_default();
+        let _ = std::fs::remove_file(&path);
+        dir.put_host_file(&file, &after);
+        Report {
+            outcome: if out.status.success() { koth::sandbox::Outcome::Ok } else { koth::sandbox::Outcome::Exit(out.status.code().unwrap_or(1) as u32) },
+            fuel_used: 0,
+            stdout: out.stdout,
+            stderr: out.stderr,
+            stderr_dropped: 0,
+        }
+    }
+}
+
+fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
+    let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let sandbox = a.engine.sandbox(jobs, Limits::default().memory_bytes)?;
+    let t = Instant::now();
+    let bots = a.bots.iter().map(|p| sandbox.load_file(p, None)).collect::<Result<Vec<_>, _>>()?;
+    println!("loaded {} bots in {:.2} s (compiled or from the cache)", bots.len(), t.elapsed().as_secs_f64());
+    let opts = CoupOptions { rounds: a.rounds, seed: 1, ..CoupOptions::default() };
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let t = Instant::now();
+    let koth_run = tournament::run(&players, &opts, jobs, &|_, _| {});
+    let koth_secs = t.elapsed().as_secs_f64();
+    let inv = koth_run.invocations();
+    println!(
+        "koth:   {} games, {} invocations in {:.2} s wall ({:.0} invocations/s, {:.1} µs each, {} workers)",
+        koth_run.records.len(),
+        inv,
+        koth_secs,
+        inv as f64 / koth_secs,
+        koth_secs * 1e6 / inv as f64 * jobs as f64,
+        jobs
+    );
+    if a.skip_native {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let root = std::env::temp_dir().join(format!("koth-bench-native-{}", std::process::id()));
+    let natives = a
+        .bots
+        .iter()
+        .map(|p| {
+            let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let exe = native_exe(&a.native_dir, &stem)?;
+            Ok(NativePlayer { name: stem, exe, root: root.clone() })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let nplayers: Vec<&dyn Player> = natives.iter().map(|b| b as &dyn Player).collect();
+    let t = Instant::now();
+    let native_run = tournament::run(&nplayers, &opts, jobs, &|_, _| {});
+    let native_secs = t.elapsed().as_secs_f64();
+    let _ = std::fs::remove_dir_all(&root);
+    let ninv = native_run.invocations();
+    println!(
+        "native: {} games, {} invocations in {:.2} s wall ({:.0} invocations/s, process per move, same driver)",
+        native_run.records.len(),
+        ninv,
+        native_secs,
+        ninv as f64 / native_secs
+    );
+    println!("ratio: koth is {:.1}x faster per invocation", (native_secs / ninv as f64) / (koth_secs / inv as f64));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn native_exe(dir: &Path, stem: &str) -> anyhow::Result<PathBuf> {
+    let p = dir.join(stem);
+    if p.is_file() {
+        return Ok(std::fs::canonicalize(p)?);
+    }
+    bail!("no native build of `{stem}` in {} (cargo build --release -p koth-example-bots)", dir.display())
+}
