@@ -1,1 +1,568 @@
-//! Integration tests of koth live in tests/.
+//! Shared helpers of koth's integration tests (`tests/tests/*.rs`).
+//!
+//! - [`wasm`] and [`bots_dir`]: the bots `build.rs` built for `wasm32-wasip1` before these tests
+//!   compiled (every bin of `koth-example-bots` and `koth-test-bots`, and every
+//!   `example-bots/c/*.c`), with their exact names in [`EXAMPLE_BOTS`], [`TEST_BOTS`] and
+//!   [`C_BOTS`].
+//! - [`coup`]: a table of Coup protocol situations (the seed's worked examples and the cases of
+//!   its `get_legal_actions`), and a check that a bot answers each one legally.
+
+use std::path::PathBuf;
+
+// EXAMPLE_BOTS, TEST_BOTS and C_BOTS: what build.rs built this time.
+include!(concat!(env!("OUT_DIR"), "/bots.rs"));
+
+/// The bins of `koth-example-bots` that are not Coup players, so [`coup_bots`] leaves them
+/// out. `trivial` is the workspace skeleton's placeholder (an empty `main`).
+pub const NOT_COUP_BOTS: &[&str] = &["trivial"];
+
+/// The folder holding every built bot as `<name>.wasm`.
+pub fn bots_dir() -> PathBuf {
+    PathBuf::from(env!("KOTH_WASM_BOTS_DIR"))
+}
+
+/// The module of the bot `name`: a bin of `koth-example-bots` or `koth-test-bots` (named as
+/// cargo names the bin, `-` included), or the stem of an `example-bots/c/*.c` file.
+///
+/// # Panics
+///
+/// If no such bot was built, naming the bot and listing those that were; or if its file has
+/// gone since (say, a `cargo clean` while the test binary stayed).
+pub fn wasm(name: &str) -> PathBuf {
+    let known = EXAMPLE_BOTS
+        .iter()
+        .chain(TEST_BOTS)
+        .chain(C_BOTS)
+        .any(|b| *b == name);
+    if !known {
+        panic!(
+            "no bot named `{name}` was built for the tests. Built: koth-example-bots {EXAMPLE_BOTS:?}, \
+             koth-test-bots {TEST_BOTS:?}, example-bots/c {C_BOTS:?}. A new bot needs a bin \
+             (example-bots/src/bin/{name}.rs or tests/bots/src/bin/{name}.rs) or example-bots/c/{name}.c."
+        );
+    }
+    let path = bots_dir().join(format!("{name}.wasm"));
+    assert!(
+        path.is_file(),
+        "bot `{name}` was built but {} is missing: rebuild the tests (`cargo test -p koth-tests`)",
+        path.display()
+    );
+    path
+}
+
+/// Every Coup player to test: the bins of `koth-example-bots` (but [`NOT_COUP_BOTS`]) and the C
+/// bots, sorted by name.
+pub fn coup_bots() -> Vec<&'static str> {
+    let mut bots: Vec<&str> = EXAMPLE_BOTS
+        .iter()
+        .filter(|b| !NOT_COUP_BOTS.contains(b))
+        .chain(C_BOTS)
+        .copied()
+        .collect();
+    bots.sort_unstable();
+    bots
+}
+
+pub mod coup {
+    //! Coup situations to put a bot in, and the check of its answer.
+    //!
+    //! Each situation is a short scripted game replayed with koth's Coup rules
+    //! ([`koth::games::coup::rules::Game`], checked against the original arbiter), so the
+    //! history, coins, cards and legal actions a bot gets are exactly what a tournament would
+    //! give it at that point; the table only chooses hands and moves. The histories are the
+    //! seed's worked examples (`Fp\n`, `C=\n`, `Eq~<\n`, `Tq'\n`, `Asq!'\n`, `Sq*0\n`, …) cut
+    //! at every kind of decision.
+
+    use koth::games::coup::rules::{Card, Game};
+    use koth::sandbox::{Bot, Invocation, Limits, Outcome, Vfs, VfsLimits};
+    use rand_chacha::rand_core::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// One decision to ask a bot for.
+    #[derive(Debug, Clone)]
+    pub struct Situation {
+        /// Short unique name, used in failure messages and to pick a situation.
+        pub name: &'static str,
+        /// What is going on, in words.
+        pub what: &'static str,
+        /// The history file's content.
+        pub history: String,
+        /// Whether the bot is the first player of the game (it decides the file's name).
+        pub first_player: bool,
+        /// argv[2].
+        pub opponent_coins: u32,
+        /// argv[3].
+        pub own_coins: u32,
+        /// argv[4]: reveal symbols, the two drawn cards first when finishing an Exchange.
+        pub cards: String,
+        /// argv[5…], in the arbiter's order.
+        pub legal: Vec<String>,
+        /// True when the bot is finishing an Exchange and must print the cards it keeps.
+        pub exchange: bool,
+        /// The game at this point, to apply the bot's answer with koth's own rules.
+        game: Game,
+    }
+
+    /// What a bot did in a situation.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Answer {
+        /// What it appended to the history file.
+        pub appended: String,
+        /// What it printed on stdout.
+        pub stdout: String,
+    }
+
+    /// A situation as a script: hands (reveal symbols) of the first and second player, cards
+    /// to put on top of the deck (drawn first, in this order), and the appended text of every
+    /// invocation so far. The bot plays the seat whose turn comes next.
+    struct Script {
+        name: &'static str,
+        what: &'static str,
+        hands: [&'static str; 2],
+        deck_top: &'static str,
+        moves: &'static [&'static str],
+    }
+
+    const fn s(
+        name: &'static str,
+        what: &'static str,
+        hands: [&'static str; 2],
+        deck_top: &'static str,
+        moves: &'static [&'static str],
+    ) -> Script {
+        Script {
+            name,
+            what,
+            hands,
+            deck_top,
+            moves,
+        }
+    }
+
+    // Shorthands for the scripts: income, and the opener "first player taxes unchallenged,
+    // second takes income" that gives the first player 4 coins and the second 2.
+    const TAX_THEN_INCOME: [&str; 4] = ["T", "p", "\n", "I\n"];
+
+    #[rustfmt::skip]
+    const SCRIPTS: &[Script] = &[
+        // Turn starts.
+        s("open-duke", "first move of the game (empty history), holding Duke and Captain", ["$*", "~!"], "", &[]),
+        s("open-ambassador", "first move of the game, holding Ambassador and Contessa", ["~!", "$*"], "", &[]),
+        s("open-assassins", "first move of the game, holding two Assassins", ["^^", "$*"], "", &[]),
+        s("second-player-first-turn", "the second player's first turn after `I\\n`", ["$*", "~!"], "", &["I\n"]),
+        s("turn-4-coins-assassin", "own turn with 4 coins, holding an Assassin (`Tp\\nI\\n`)", ["^!", "$*"], "", &TAX_THEN_INCOME),
+        s("turn-7-coins", "own turn with 7 coins: Coup is offered", ["~!", "$*"], "",
+          &["T", "p", "\n", "I\n", "T", "p", "\n", "I\n"]),
+        s("turn-10-coins", "own turn with 10 coins: Coup is the only legal action", ["$!", "~*"], "",
+          &["T", "p", "\n", "T", "p", "\n", "T", "p", "\n", "T", "p", "\n", "T", "p", "\n", "I\n"]),
+        s("turn-one-card-opponent-broke", "own turn with one card left, the opponent at 0 coins: no Steal",
+          ["^$", "*!"], "", &["S", "p", "\n", "I\n", "I\n", "I\n", "A", "<", "\n"]),
+        // Responding to an action.
+        s("respond-F-duke", "the opponent takes Foreign Aid (`F`); we hold a Duke", ["~!", "$*"], "", &["F"]),
+        s("respond-F", "the opponent takes Foreign Aid (`F`); no Duke", ["$*", "~!"], "", &["F"]),
+        s("respond-T", "the opponent claims Tax (`T`)", ["~!", "*^"], "", &["T"]),
+        s("respond-T-three-dukes", "the opponent claims Tax, but we hold two Dukes and it lost the third",
+          ["$~", "$$"], "", &["S", "q", "0\n", "I\n", "T"]),
+        s("respond-E", "the opponent claims Exchange (`E`)", ["$!", "*^"], "", &["E"]),
+        s("respond-S-captain", "the opponent claims Steal (`S`); we hold a Captain", ["$!", "*^"], "", &["S"]),
+        s("respond-S-ambassador", "the opponent claims Steal; we hold an Ambassador", ["$!", "~^"], "", &["S"]),
+        s("respond-S", "the opponent claims Steal; nothing blocks it", ["~!", "$^"], "", &["S"]),
+        s("respond-A-contessa", "the opponent claims Assassinate (`A`); we hold a Contessa", ["^$", "!*"], "",
+          &["T", "p", "\n", "I\n", "A"]),
+        s("respond-A", "the opponent claims Assassinate; no Contessa", ["^*", "$~"], "", &["T", "p", "\n", "I\n", "A"]),
+        s("respond-A-last-card", "the opponent claims Assassinate against our last card", ["^$", "*~"], "",
+          &["T", "p", "\n", "T", "q", "_\n", "A"]),
+        s("respond-C", "the opponent launches a Coup (`C`): give up a card", ["$~", "*$"], "",
+          &["T", "p", "\n", "I\n", "T", "p", "\n", "I\n", "C"]),
+        s("respond-C-two-dukes", "a Coup against two Dukes: both legal answers are `0`", ["$*", "$$"], "",
+          &["T", "p", "\n", "I\n", "T", "p", "\n", "I\n", "C"]),
+        // Challenged.
+        s("challenged-T-duke", "our Tax is challenged (`Tq`) and we hold the Duke: reveal it", ["$!", "*^"], "", &["T", "q"]),
+        s("challenged-T-bluff", "our Tax is challenged without a Duke: give up a card and end the turn (`Tq'\\n`)",
+          ["~!", "*^"], "", &["T", "q"]),
+        s("challenged-E-ambassador", "our Exchange is challenged (`Eq`) and we hold the Ambassador", ["~!", "*^"], "",
+          &["E", "q"]),
+        s("challenged-S-captain", "our Steal is challenged (`Sq`) and we hold the Captain (`Sq*0\\n`)", ["*!", "$^"], "",
+          &["S", "q"]),
+        s("challenged-d-duke", "our Duke block of Foreign Aid is challenged (`Fdq`) and we hold the Duke",
+          ["*!", "$^"], "", &["F", "d", "q"]),
+        s("challenged-d-bluff", "our Duke block is challenged without a Duke: give up a card, no newline",
+          ["*!", "~^"], "", &["F", "d", "q"]),
+        s("challenged-s-contessa", "our Contessa block of an Assassination is challenged (`Asq`), we hold it",
+          ["^$", "!*"], "", &["T", "p", "\n", "I\n", "A", "s", "q"]),
+        // Our challenge failed: give up a card.
+        s("failed-challenge-T", "we challenged a Tax and the Duke was revealed (`Tq$`)", ["$*", "~!"], "", &["T", "q", "$"]),
+        s("failed-challenge-d", "we challenged a Duke block and lost (`Fdq$`): give up a card and end the turn",
+          ["~^", "$*"], "", &["F", "d", "q", "$"]),
+        s("failed-challenge-s", "we challenged a Contessa block and lost (`Asq!`, as in `Asq!'\\n`)",
+          ["^$", "!*"], "", &["T", "p", "\n", "I\n", "A", "s", "q", "!"]),
+        // The opponent blocked or passed: end the turn or challenge.
+        s("blocked-d", "the opponent blocks our Foreign Aid with a Duke (`Fd`)", ["~!", "$*"], "", &["F", "d"]),
+        s("blocked-c", "the opponent blocks our Steal with a Captain (`Sc`)", ["*!", "$*"], "", &["S", "c"]),
+        s("blocked-a", "the opponent blocks our Steal with an Ambassador (`Sa`)", ["*!", "~*"], "", &["S", "a"]),
+        s("blocked-s", "the opponent blocks our Assassinate with a Contessa (`As`)", ["^$", "!*"], "",
+          &["T", "p", "\n", "I\n", "A", "s"]),
+        s("passed-F", "the opponent let our Foreign Aid pass (`Fp`): end the turn", ["~!", "*^"], "", &["F", "p"]),
+        s("passed-T", "the opponent let our Tax pass (`Tp`)", ["$!", "*^"], "", &["T", "p"]),
+        s("coup-done", "the opponent gave up a card to our Coup (`C=`): end the turn", ["$~", "!*"], "",
+          &["T", "p", "\n", "I\n", "T", "p", "\n", "I\n", "C", "="]),
+        // Finishing an Exchange: print the cards kept.
+        s("exchange-4", "finishing an unchallenged Exchange (`Ep`) with two cards: 4 offered", ["~!", "*^"], "$*",
+          &["E", "p"]),
+        s("exchange-4-challenged", "finishing an Exchange after a failed challenge (`Eq~<`): 4 offered",
+          ["~!", "*^"], "^$", &["E", "q", "~", "<"]),
+        s("exchange-3", "finishing an Exchange with one card left (`Tq<\\nI\\nEp`): 3 offered", ["~*", "*^"], "!$",
+          &["T", "q", "<\n", "I\n", "E", "p"]),
+        s("exchange-4-same", "finishing an Exchange offered two Dukes with two Dukes in hand", ["$$", "*^"], "$~",
+          &["E", "p"]),
+    ];
+
+    fn card(c: char) -> Card {
+        Card::from_reveal_symbol(c).unwrap_or_else(|| panic!("{c:?} is not a reveal symbol"))
+    }
+
+    /// Every situation of the table, replayed with koth's rules.
+    ///
+    /// # Panics
+    ///
+    /// If a script is not a legal game (a bug in the table).
+    pub fn situations() -> Vec<Situation> {
+        SCRIPTS.iter().map(replay).collect()
+    }
+
+    /// The situation named `name`.
+    ///
+    /// # Panics
+    ///
+    /// If there is none.
+    pub fn situation(name: &str) -> Situation {
+        situations()
+            .into_iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("no Coup situation named {name:?}"))
+    }
+
+    fn replay(script: &Script) -> Situation {
+        let hands = script
+            .hands
+            .map(|h| h.chars().map(card).collect::<Vec<_>>());
+        // The rest of the 15-card deck under the chosen top cards (the deck's end is its top).
+        let mut rest: Vec<Card> = (0..3).flat_map(|_| Card::ALL).collect();
+        let top: Vec<Card> = script.deck_top.chars().map(card).collect();
+        for c in hands.iter().flatten().chain(&top) {
+            let i = rest
+                .iter()
+                .position(|r| r == c)
+                .unwrap_or_else(|| panic!("{}: more than three {c}s", script.name));
+            rest.remove(i);
+        }
+        let deck: Vec<Card> = rest.into_iter().chain(top.into_iter().rev()).collect();
+        let mut game = Game::with_hands(hands, deck, ChaCha8Rng::seed_from_u64(1));
+        for (i, mv) in script.moves.iter().enumerate() {
+            let prompt = game.prompt();
+            // Mid-script Exchanges keep the first cards offered.
+            let stdout: String = if prompt.exchange {
+                prompt
+                    .cards
+                    .chars()
+                    .take(prompt.cards.chars().count() - 2)
+                    .collect()
+            } else {
+                String::new()
+            };
+            if let Err(foul) = game.apply(mv, &stdout) {
+                panic!(
+                    "situation {}: move {i} ({mv:?}) is illegal: {foul}",
+                    script.name
+                );
+            }
+            assert!(
+                !game.is_over(),
+                "situation {}: the game ended at move {i}",
+                script.name
+            );
+        }
+        let prompt = game.prompt();
+        Situation {
+            name: script.name,
+            what: script.what,
+            history: game.history().to_string(),
+            first_player: prompt.seat == 0,
+            opponent_coins: prompt.opponent_coins,
+            own_coins: prompt.own_coins,
+            cards: prompt.cards,
+            legal: prompt.legal,
+            exchange: prompt.exchange,
+            game,
+        }
+    }
+
+    impl Situation {
+        /// The history file's name, as the arbiter names it (`<first>_<second>_<round>_<game>`).
+        pub fn history_file(&self, bot: &str) -> String {
+            let (first, second) = if self.first_player {
+                (bot, "Opponent")
+            } else {
+                ("Opponent", bot)
+            };
+            format!("{first}_{second}_0_0.txt")
+        }
+
+        /// The arguments after argv[0], as the arbiter passes them.
+        pub fn args(&self, bot: &str) -> Vec<Vec<u8>> {
+            let mut args = vec![
+                self.history_file(bot).into_bytes(),
+                self.opponent_coins.to_string().into_bytes(),
+                self.own_coins.to_string().into_bytes(),
+                self.cards.clone().into_bytes(),
+            ];
+            args.extend(self.legal.iter().map(|a| a.clone().into_bytes()));
+            args
+        }
+
+        /// The situation in one line, for failure messages.
+        pub fn describe(&self) -> String {
+            format!(
+                "situation `{}` ({}): history {:?}, coins {} vs {}, cards {:?}, legal {:?}",
+                self.name,
+                self.what,
+                self.history,
+                self.own_coins,
+                self.opponent_coins,
+                self.cards,
+                self.legal
+            )
+        }
+
+        /// Runs `bot` in this situation through the sandbox (fresh directory holding only the
+        /// history file, default limits, random stream from `seed`) and checks its answer with
+        /// [`Situation::check`]. The error names the situation and says what went wrong.
+        pub fn run(&self, bot: &Bot, seed: u8) -> Result<Answer, String> {
+            let file = self.history_file(bot.name());
+            let mut dir = Vfs::new(VfsLimits::default());
+            dir.put_host_file(&file, self.history.as_bytes());
+            let report = bot.invoke(
+                &Invocation {
+                    args: self.args(bot.name()),
+                    stdin: Vec::new(),
+                    seed: [seed; 32],
+                    clock_start_ns: 0,
+                    limits: Limits::default(),
+                },
+                Some(&mut dir),
+            );
+            let fail = |why: String| {
+                // The end of stderr, where a bot's last words are.
+                let stderr = String::from_utf8_lossy(&report.stderr);
+                let skip = stderr.chars().count().saturating_sub(600);
+                let tail: String = stderr.chars().skip(skip).collect();
+                format!(
+                    "{}\n    seed {seed}: {why}\n    stderr: {tail:?}",
+                    self.describe()
+                )
+            };
+            if report.outcome != Outcome::Ok {
+                return Err(fail(format!("outcome `{}`, expected ok", report.outcome)));
+            }
+            let after = dir
+                .host_file(&file)
+                .ok_or_else(|| fail(format!("the history file {file} is gone")))?;
+            let appended = after.strip_prefix(self.history.as_bytes()).ok_or_else(|| {
+                fail(format!(
+                    "the history was rewritten, not appended to: now {:?}",
+                    String::from_utf8_lossy(after)
+                ))
+            })?;
+            let answer = Answer {
+                appended: String::from_utf8(appended.to_vec())
+                    .map_err(|_| fail(format!("appended bytes are not UTF-8: {appended:?}")))?,
+                stdout: String::from_utf8_lossy(&report.stdout).into_owned(),
+            };
+            self.check(&answer).map_err(fail)?;
+            Ok(answer)
+        }
+
+        /// Is `answer` legal here? The appended text must equal one legal action; when finishing
+        /// an Exchange, stdout (surrounding whitespace ignored, as the arbiter strips it) must
+        /// name as many of the offered cards as the bot holds, each at most as often as offered;
+        /// otherwise stdout must be empty (the seed: "Programs must not … access STDOUT other
+        /// than for this purpose"). Finally koth's own rules must accept it too.
+        pub fn check(&self, answer: &Answer) -> Result<(), String> {
+            if !self.legal.contains(&answer.appended) {
+                return Err(format!(
+                    "appended {:?}, which is not one of the legal actions",
+                    answer.appended
+                ));
+            }
+            if self.exchange {
+                let keep = self.cards.chars().count() - 2;
+                let kept = answer.stdout.trim();
+                let mut offered: Vec<char> = self.cards.chars().collect();
+                let valid = kept.chars().count() == keep
+                    && kept
+                        .chars()
+                        .all(|c| match offered.iter().position(|&o| o == c) {
+                            Some(i) => {
+                                offered.remove(i);
+                                true
+                            }
+                            None => false,
+                        });
+                if !valid {
+                    return Err(format!(
+                        "finishing an Exchange with {keep} card(s), printed {:?}: not {keep} of the offered {:?}",
+                        answer.stdout, self.cards
+                    ));
+                }
+            } else if !answer.stdout.is_empty() {
+                return Err(format!(
+                    "printed {:?} on stdout outside an Exchange",
+                    answer.stdout
+                ));
+            }
+            let mut game = self.game.clone();
+            game.apply(&answer.appended, &answer.stdout)
+                .map(|_| ())
+                .map_err(|foul| format!("koth's Coup rules reject the answer {answer:?}: {foul}"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::coup::situations;
+    use koth_guest::coup::{legal_actions, parse_cards};
+
+    /// The table's legal lists come from koth's rules; koth-guest has an independent port of
+    /// the arbiter's `get_legal_actions`. They must agree on every situation.
+    #[test]
+    fn situations_match_the_sdk_port_of_the_arbiter() {
+        for s in situations() {
+            let hand: String = if s.exchange {
+                s.cards.chars().skip(2).collect()
+            } else {
+                s.cards.clone()
+            };
+            let cards = parse_cards(&hand).expect("valid cards");
+            assert_eq!(
+                legal_actions(&s.history, &cards, s.own_coins, s.opponent_coins),
+                s.legal,
+                "{}",
+                s.describe()
+            );
+        }
+    }
+
+    #[test]
+    fn situation_names_are_unique_and_cover_every_kind_of_decision() {
+        let all = situations();
+        let mut names: Vec<_> = all.iter().map(|s| s.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all.len(), "duplicate situation names");
+        // Every last character get_legal_actions distinguishes, and the empty file.
+        let last = |s: &super::coup::Situation| s.history.chars().last();
+        for c in [
+            None,
+            Some('\n'),
+            Some('F'),
+            Some('C'),
+            Some('$'),
+            Some('E'),
+            Some('T'),
+            Some('A'),
+            Some('S'),
+        ]
+        .into_iter()
+        .chain("acdsp=<q".chars().map(Some))
+        {
+            assert!(all.iter().any(|s| last(s) == c), "no situation after {c:?}");
+        }
+        assert!(all.iter().any(|s| s.exchange && s.cards.len() == 4));
+        assert!(all.iter().any(|s| s.exchange && s.cards.len() == 3));
+    }
+
+    #[test]
+    fn the_seed_examples_give_the_expected_prompts() {
+        let s = super::coup::situation("open-duke");
+        assert_eq!(
+            (s.history.as_str(), s.own_coins, s.opponent_coins),
+            ("", 1, 1)
+        );
+        assert_eq!(s.legal, ["I\n", "F", "E", "S", "T"]);
+        let s = super::coup::situation("challenged-T-bluff");
+        assert_eq!(s.legal, ["_\n", "=\n"]);
+        let s = super::coup::situation("exchange-4-challenged");
+        assert_eq!(s.history, "Eq~<");
+        assert!(s.exchange);
+        assert_eq!(s.cards, "^$~!");
+        let s = super::coup::situation("turn-10-coins");
+        assert_eq!(s.legal, ["C"]);
+    }
+
+    /// The check is not vacuous: each kind of wrong answer is caught.
+    #[test]
+    fn check_rejects_wrong_answers() {
+        use super::coup::{situation, Answer};
+        let answer = |appended: &str, stdout: &str| Answer {
+            appended: appended.into(),
+            stdout: stdout.into(),
+        };
+        let s = situation("respond-F");
+        assert!(s.check(&answer("p", "")).is_ok());
+        assert!(s.check(&answer("d", "")).is_ok());
+        for wrong in ["", "q", "pp", "p\n", "XF", "I\n"] {
+            assert!(s.check(&answer(wrong, "")).is_err(), "{wrong:?}");
+        }
+        assert!(s.check(&answer("p", "debug output")).is_err());
+        let s = situation("exchange-4"); // offered $*~!, keeps two
+        assert_eq!(s.cards, "$*~!");
+        for right in ["$*", "*$", "~!", "$*\n", " !~ "] {
+            assert!(s.check(&answer("\n", right)).is_ok(), "{right:?}");
+        }
+        for wrong in ["", "$", "$$", "$*~", "^$", "$ *", "xy"] {
+            assert!(s.check(&answer("\n", wrong)).is_err(), "{wrong:?}");
+        }
+        let s = situation("exchange-3"); // offered !$~, keeps one
+        assert!(s.check(&answer("\n", "~")).is_ok());
+        assert!(s.check(&answer("\n", "~$")).is_err());
+    }
+
+    /// A module that does nothing fails every situation, with the reason in the message.
+    #[test]
+    fn run_reports_a_bot_that_appends_nothing() {
+        use koth::sandbox::{Sandbox, SandboxOptions};
+        let sandbox = Sandbox::new(SandboxOptions::default()).unwrap();
+        let module =
+            wat::parse_str(r#"(module (memory (export "memory") 1) (func (export "_start")))"#)
+                .unwrap();
+        let bot = sandbox.load_bytes("idle", &module).unwrap();
+        for s in situations() {
+            let err = s.run(&bot, 0).unwrap_err();
+            assert!(
+                err.contains("appended \"\", which is not one of the legal actions"),
+                "{err}"
+            );
+            assert!(err.contains(s.name), "{err}");
+        }
+    }
+
+    #[test]
+    fn wasm_finds_bots_of_both_crates_and_c() {
+        for name in super::EXAMPLE_BOTS
+            .iter()
+            .chain(super::TEST_BOTS)
+            .chain(super::C_BOTS)
+        {
+            assert!(super::wasm(name).is_file(), "{name}");
+        }
+        assert!(super::TEST_BOTS.contains(&"probe_env"));
+        assert!(super::C_BOTS.contains(&"coup_c"));
+    }
+
+    #[test]
+    #[should_panic(expected = "no bot named `no_such_bot` was built")]
+    fn wasm_names_a_missing_bot() {
+        super::wasm("no_such_bot");
+    }
+}
