@@ -94,13 +94,16 @@ fn write_to(st: &mut HostState, mem: &Mem, fd: i32, iovs: &[(u32, u32)], at: Opt
                 None if append => fs.file_len(node)?,
                 None => pos,
             };
+            let old_len = fs.file_len(node)?;
             let n = fs.write_at(node, offset, &data)? as u64;
+            // A write past the end zero-fills the gap: charge for every byte it made.
+            let grown = fs.file_len(node)?.saturating_sub(old_len);
             if at.is_none() {
                 if let Fd::File { pos, .. } = st.fds.get_mut(fd)? {
                     *pos = offset + n;
                 }
             }
-            st.charge_bytes(n);
+            st.charge_bytes(n.max(grown));
             Ok(n)
         }
         Fd::Dir { .. } => Err(Errno::Isdir.into()),
@@ -318,7 +321,11 @@ fn stale(e: Errno) -> Errno {
 pub(crate) fn fd_filestat_set_size(st: &mut HostState, fd: i32, size: u64) -> CallResult {
     match st.fds.get(fd)? {
         Fd::File { node, write: true, .. } => {
-            st.fs_now()?.set_len(node, size).map_err(stale)?;
+            let fs = st.fs_now()?;
+            let old = fs.file_len(node).map_err(stale)?;
+            fs.set_len(node, size)?;
+            // Growing zero-fills host memory: charge for it like a write.
+            st.charge_bytes(size.saturating_sub(old));
             Ok(())
         }
         Fd::File { .. } => Err(Errno::Inval.into()),
@@ -332,8 +339,10 @@ pub(crate) fn fd_allocate(st: &mut HostState, fd: i32, offset: u64, len: u64) ->
         Fd::File { node, write: true, .. } => {
             let end = offset.checked_add(len).ok_or(Errno::Fbig)?;
             let fs = st.fs_now()?;
-            if end > fs.file_len(node).map_err(stale)? {
+            let old = fs.file_len(node).map_err(stale)?;
+            if end > old {
                 fs.set_len(node, end)?;
+                st.charge_bytes(end - old);
             }
             Ok(())
         }
