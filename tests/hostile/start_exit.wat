@@ -1,0 +1,15 @@
+;; A start function that calls WASI (before the host has looked the memory export up) and
+;; exits with 5 during instantiation.
+(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "proc_exit" (func $proc_exit (param i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 256) "early\n")
+  (func $early
+    (i32.store (i32.const 0) (i32.const 256))
+    (i32.store (i32.const 4) (i32.const 6))
+    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 8)))
+    (call $proc_exit (i32.const 5)))
+  (start $early)
+  (func (export "_start")
+    unreachable))

@@ -1,0 +1,18 @@
+//! Hostile bots: one bot per attack on the sandbox, each test asserting the exact outcome,
+//! what the host sees afterwards, and that the host is unharmed (a well-behaved bot on the
+//! same sandbox still runs to `ok`; memory-heavy attacks do not grow the host).
+//!
+//! The bots are WAT modules in `tests/hostile/` (one per attack) and Rust probes in
+//! `tests/bots/src/bin/`. The contract is `shared/spec/sandbox.md`.
+
+#[path = "hostile/common.rs"]
+mod common;
+
+#[path = "hostile/cpu.rs"]
+mod cpu;
+
+#[path = "hostile/memory.rs"]
+mod memory;
+
+#[path = "hostile/wasi.rs"]
+mod wasi;
