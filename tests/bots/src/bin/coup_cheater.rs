@@ -31,7 +31,9 @@ fn main() {
             fs::write(&file, bytes).expect("rewrite");
         }
         "truncate" => {
-            fs::write(&file, first.as_bytes()).expect("truncate");
+            // Drop the last byte of the history (a no-op on an empty one).
+            let keep = history.len().saturating_sub(1);
+            fs::write(&file, &history.as_bytes()[..keep]).expect("truncate");
         }
         "delete" => fs::remove_file(&file).expect("delete"),
         "rename" => {
