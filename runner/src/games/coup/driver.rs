@@ -282,3 +282,118 @@ fn file_rule(before: &str, after: Option<&[u8]>) -> Result<(), Forfeit> {
         Err(_) => Err(Forfeit::FileRule(format!("the appended bytes are not text ({appended:?})"))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::vfs::OpenOptions;
+    use crate::sandbox::{Report, VfsLimits};
+
+    /// A player in plain Rust: `decide(argv)` returns what to append and what to print.
+    struct Scripted<F: Fn(&[String]) -> (String, String) + Sync> {
+        name: &'static str,
+        decide: F,
+    }
+
+    impl<F: Fn(&[String]) -> (String, String) + Sync> Player for Scripted<F> {
+        fn name(&self) -> &str {
+            self.name
+        }
+
+        fn invoke(&self, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
+            let argv: Vec<String> = inv.args.iter().map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+            let (append, print) = (self.decide)(&argv);
+            let dir = dir.expect("coup gives a directory");
+            let node = dir.open(Vfs::ROOT, argv[0].as_bytes(), OpenOptions::default()).expect("history exists");
+            let len = dir.file_len(node).expect("len");
+            dir.write_at(node, len, append.as_bytes()).expect("append");
+            Report { outcome: Outcome::Ok, fuel_used: 10, stdout: print.into_bytes(), stderr: Vec::new(), stderr_dropped: 0 }
+        }
+    }
+
+    fn first_legal(argv: &[String]) -> (String, String) {
+        let cards = &argv[3];
+        let keep = if argv[4] == "\n" && cards.len() >= 3 { cards[..cards.len() - 2].to_string() } else { String::new() };
+        (argv[4].clone(), keep)
+    }
+
+    fn setup(limits: Limits) -> GameSetup<'static> {
+        GameSetup { file_name: "a_b_0_0.txt", deck_seed: 9, root_seed: 1, game_index: 0, limits }
+    }
+
+    fn run(a: &dyn Player, b: &dyn Player) -> GameRecord {
+        let (mut da, mut db) = (Vfs::new(VfsLimits::default()), Vfs::new(VfsLimits::default()));
+        let rec = play(&setup(Limits::default()), [a, b], [&mut da, &mut db]);
+        // The history never stays behind in a bot's directory.
+        assert!(da.host_file("a_b_0_0.txt").is_none() && db.host_file("a_b_0_0.txt").is_none());
+        rec
+    }
+
+    #[test]
+    fn two_honest_scripted_players_finish_a_game() {
+        let a = Scripted { name: "a", decide: first_legal };
+        let b = Scripted { name: "b", decide: first_legal };
+        let rec = run(&a, &b);
+        assert!(matches!(rec.result, GameResult::Won { forfeit: None, .. } | GameResult::Draw), "{:?}", rec.result);
+        assert_eq!(rec.log.len() as u32, rec.invocations[0] + rec.invocations[1]);
+        assert_eq!(rec.fuel, [10 * rec.invocations[0] as u64, 10 * rec.invocations[1] as u64]);
+        // What each bot appended, concatenated, is the history.
+        let appended: String = rec.log.iter().filter_map(|l| l.appended.clone()).collect();
+        assert_eq!(appended, rec.history);
+    }
+
+    #[test]
+    fn the_first_argument_is_the_history_file_and_the_rest_follow_the_protocol() {
+        let a = Scripted {
+            name: "a",
+            decide: |argv: &[String]| {
+                assert_eq!(argv[0], "a_b_0_0.txt");
+                assert!(argv[1].parse::<u32>().is_ok() && argv[2].parse::<u32>().is_ok());
+                assert!(argv[3].chars().all(|c| "~^*!$".contains(c)));
+                first_legal(argv)
+            },
+        };
+        let rec = run(&a, &a);
+        assert_eq!(rec.log[0].argv[1..], ["1", "1", &rec.log[0].argv[3], "I\n", "F", "E", "S", "T"]);
+    }
+
+    #[test]
+    fn a_move_that_is_not_exactly_legal_forfeits_with_the_reason() {
+        let cheat = Scripted { name: "cheat", decide: |_: &[String]| ("XF".to_string(), String::new()) };
+        let honest = Scripted { name: "honest", decide: first_legal };
+        let rec = run(&cheat, &honest);
+        match &rec.result {
+            GameResult::Won { winner: 1, forfeit: Some(Forfeit::IllegalMove(w)), .. } => assert!(w.contains("XF")),
+            other => panic!("{other:?}"),
+        }
+        assert!(rec.human_log.iter().any(|l| l.contains("cheat forfeits: made an illegal move")));
+    }
+
+    #[test]
+    fn file_rule_catches_rewrites_and_long_appends() {
+        assert!(file_rule("I\n", Some(b"I\nF")).is_ok());
+        assert!(file_rule("I\n", Some(b"I\nI\n")).is_ok());
+        assert!(matches!(file_rule("I\n", Some(b"I\nFp\n")), Err(Forfeit::FileRule(w)) if w.contains("3 characters")));
+        assert!(matches!(file_rule("I\n", Some(b"F\nF")), Err(Forfeit::FileRule(w)) if w.contains("rewritten")));
+        assert!(matches!(file_rule("I\n", Some(b"I")), Err(Forfeit::FileRule(w)) if w.contains("truncated")));
+        assert!(matches!(file_rule("I\n", None), Err(Forfeit::FileRule(w)) if w.contains("deleted")));
+        assert!(matches!(file_rule("I\n", Some(b"I\n")), Err(Forfeit::FileRule(w)) if w.contains("nothing")));
+        assert!(matches!(file_rule("", Some(&[0xff])), Err(Forfeit::FileRule(w)) if w.contains("not text")));
+    }
+
+    #[test]
+    fn a_host_fault_voids_the_game_instead_of_deciding_it() {
+        struct Faulty;
+        impl Player for Faulty {
+            fn name(&self) -> &str {
+                "faulty"
+            }
+            fn invoke(&self, _: &Invocation, _: Option<&mut Vfs>) -> Report {
+                Report { outcome: Outcome::HostFault("backstop".into()), fuel_used: 0, stdout: vec![], stderr: vec![], stderr_dropped: 0 }
+            }
+        }
+        let honest = Scripted { name: "honest", decide: first_legal };
+        let rec = run(&Faulty, &honest);
+        assert!(matches!(&rec.result, GameResult::Void { reason } if reason.contains("backstop")));
+    }
+}
