@@ -75,7 +75,10 @@ pub(crate) fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
 const HISTORY: &[u8] = b"I\nFp\nTp\nI\nSp\n";
 const FILE: &str = "bench_history.txt";
 fn coup_args() -> Vec<String> {
-    ["1", "4", "~!", "I\n", "F", "E", "T", "A", "S"].iter().map(|s| s.to_string()).collect()
+    ["1", "4", "~!", "I\n", "F", "E", "T", "A", "S"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
 }
 
 fn median(mut v: Vec<Duration>) -> (f64, f64) {
@@ -96,12 +99,20 @@ fn invoke_bench(a: InvokeBench) -> anyhow::Result<ExitCode> {
     };
     let tmp = std::env::temp_dir().join(format!("koth-bench-{}", std::process::id()));
     std::fs::create_dir_all(&tmp)?;
-    let native = std::fs::canonicalize(&a.native).with_context(|| format!("--native {}", a.native.display()))?;
-    println!("bot: {} (wasm) / {} (native)", a.wasm.display(), native.display());
+    let native = std::fs::canonicalize(&a.native)
+        .with_context(|| format!("--native {}", a.native.display()))?;
+    println!(
+        "bot: {} (wasm) / {} (native)",
+        a.wasm.display(),
+        native.display()
+    );
     println!("each koth invocation: fresh instance, WASI set-up, virtual directory with the history file, _start, the append check");
     let mut results = Vec::new();
     for pooling in [true, false] {
-        let engine = EngineArgs { no_pooling: !pooling, ..a.engine.clone() };
+        let engine = EngineArgs {
+            no_pooling: !pooling,
+            ..a.engine.clone()
+        };
         let sandbox = engine.sandbox(1, Limits::default().memory_bytes)?;
         let bot = sandbox.load_file(&a.wasm, None)?;
         let mut times = Vec::with_capacity(a.iterations);
@@ -111,10 +122,17 @@ fn invoke_bench(a: InvokeBench) -> anyhow::Result<ExitCode> {
             let mut dir = Vfs::new(VfsLimits::default());
             dir.put_host_file(FILE, HISTORY);
             let r = bot.invoke(&inv, Some(&mut dir));
-            let ok = r.outcome.is_ok() && dir.host_file(FILE).is_some_and(|h| h.len() > HISTORY.len() && h.starts_with(HISTORY));
+            let ok = r.outcome.is_ok()
+                && dir
+                    .host_file(FILE)
+                    .is_some_and(|h| h.len() > HISTORY.len() && h.starts_with(HISTORY));
             let elapsed = t.elapsed();
             if !ok {
-                bail!("the bot did not append a move: {} (stderr: {})", r.outcome, String::from_utf8_lossy(&r.stderr));
+                bail!(
+                    "the bot did not append a move: {} (stderr: {})",
+                    r.outcome,
+                    String::from_utf8_lossy(&r.stderr)
+                );
             }
             fuel = r.fuel_used;
             if i >= 200 {
@@ -147,9 +165,15 @@ fn invoke_bench(a: InvokeBench) -> anyhow::Result<ExitCode> {
     }
     let _ = std::fs::remove_dir_all(&tmp);
     let (nmed, np90) = median(spawn_times);
-    println!("native process per invocation: median {nmed:.1} µs, p90 {np90:.1} µs ({} spawns)", a.spawns);
+    println!(
+        "native process per invocation: median {nmed:.1} µs, p90 {np90:.1} µs ({} spawns)",
+        a.spawns
+    );
     let best = results.iter().cloned().fold(f64::INFINITY, f64::min);
-    println!("ratio: koth (best allocator) is {:.1}x faster than a native spawn", nmed / best);
+    println!(
+        "ratio: koth (best allocator) is {:.1}x faster than a native spawn",
+        nmed / best
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -174,10 +198,14 @@ impl Player for NativePlayer {
             stderr: Vec::new(),
             stderr_dropped: 0,
         };
-        let (Some(dir), Some(file)) = (dir, inv.args.first()) else { return fail("no directory".into()) };
+        let (Some(dir), Some(file)) = (dir, inv.args.first()) else {
+            return fail("no directory".into());
+        };
         let file = String::from_utf8_lossy(file).into_owned();
         // One real folder per bot and thread, like the original's per-bot folders.
-        let folder = self.root.join(format!("{}-{:?}", self.name, std::thread::current().id()));
+        let folder = self
+            .root
+            .join(format!("{}-{:?}", self.name, std::thread::current().id()));
         if std::fs::create_dir_all(&folder).is_err() {
             return fail("cannot create folder".into());
         }
@@ -187,16 +215,26 @@ impl Player for NativePlayer {
             return fail("cannot write history".into());
         }
         let out = Command::new(&self.exe)
-            .args(inv.args.iter().map(|a| String::from_utf8_lossy(a).into_owned()))
+            .args(
+                inv.args
+                    .iter()
+                    .map(|a| String::from_utf8_lossy(a).into_owned()),
+            )
             .current_dir(&folder)
             .stdin(Stdio::null())
             .output();
-        let Ok(out) = out else { return fail("cannot spawn".into()) };
+        let Ok(out) = out else {
+            return fail("cannot spawn".into());
+        };
         let after = std::fs::read(&path).unwrap_or_default();
         let _ = std::fs::remove_file(&path);
         dir.put_host_file(&file, &after);
         Report {
-            outcome: if out.status.success() { koth::sandbox::Outcome::Ok } else { koth::sandbox::Outcome::Exit(out.status.code().unwrap_or(1) as u32) },
+            outcome: if out.status.success() {
+                koth::sandbox::Outcome::Ok
+            } else {
+                koth::sandbox::Outcome::Exit(out.status.code().unwrap_or(1) as u32)
+            },
             fuel_used: 0,
             stdout: out.stdout,
             stderr: out.stderr,
@@ -206,12 +244,28 @@ impl Player for NativePlayer {
 }
 
 fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
-    let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let jobs = a.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
     let sandbox = a.engine.sandbox(jobs, Limits::default().memory_bytes)?;
     let t = Instant::now();
-    let bots = a.bots.iter().map(|p| sandbox.load_file(p, None)).collect::<Result<Vec<_>, _>>()?;
-    println!("loaded {} bots in {:.2} s (compiled or from the cache)", bots.len(), t.elapsed().as_secs_f64());
-    let opts = CoupOptions { rounds: a.rounds, seed: 1, ..CoupOptions::default() };
+    let bots = a
+        .bots
+        .iter()
+        .map(|p| sandbox.load_file(p, None))
+        .collect::<Result<Vec<_>, _>>()?;
+    println!(
+        "loaded {} bots in {:.2} s (compiled or from the cache)",
+        bots.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let opts = CoupOptions {
+        rounds: a.rounds,
+        seed: 1,
+        ..CoupOptions::default()
+    };
     let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
     let t = Instant::now();
     let koth_run = tournament::run(&players, &opts, jobs, &|_, _| {});
@@ -234,9 +288,16 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
         .bots
         .iter()
         .map(|p| {
-            let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let stem = p
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
             let exe = native_exe(&a.native_dir, &stem)?;
-            Ok(NativePlayer { name: stem, exe, root: root.clone() })
+            Ok(NativePlayer {
+                name: stem,
+                exe,
+                root: root.clone(),
+            })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
     let nplayers: Vec<&dyn Player> = natives.iter().map(|b| b as &dyn Player).collect();
@@ -252,7 +313,10 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
         native_secs,
         ninv as f64 / native_secs
     );
-    println!("ratio: koth is {:.1}x faster per invocation", (native_secs / ninv as f64) / (koth_secs / inv as f64));
+    println!(
+        "ratio: koth is {:.1}x faster per invocation",
+        (native_secs / ninv as f64) / (koth_secs / inv as f64)
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -261,5 +325,8 @@ fn native_exe(dir: &Path, stem: &str) -> anyhow::Result<PathBuf> {
     if p.is_file() {
         return Ok(std::fs::canonicalize(p)?);
     }
-    bail!("no native build of `{stem}` in {} (cargo build --release -p koth-example-bots)", dir.display())
+    bail!(
+        "no native build of `{stem}` in {} (cargo build --release -p koth-example-bots)",
+        dir.display()
+    )
 }

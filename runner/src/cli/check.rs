@@ -16,7 +16,9 @@ pub(crate) struct CheckArgs {
 }
 
 pub(crate) fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let sandbox = args.engine.sandbox(1, koth::sandbox::Limits::default().memory_bytes)?;
+    let sandbox = args
+        .engine
+        .sandbox(1, koth::sandbox::Limits::default().memory_bytes)?;
     let mut failed = 0;
     for path in &args.bots {
         let t = Instant::now();

@@ -59,7 +59,11 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
     if args.fuel == 0 {
         bail!("--fuel must be positive");
     }
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
     if jobs == 0 {
         bail!("--jobs must be at least 1");
     }
@@ -72,7 +76,11 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
         match sandbox.load_file(path, None) {
             Ok(b) => {
                 if let Some(other) = bots.iter().find(|o| o.name() == b.name()) {
-                    errors.push(format!("two bots are named `{}` ({}); rename one file", other.name(), path.display()));
+                    errors.push(format!(
+                        "two bots are named `{}` ({}); rename one file",
+                        other.name(),
+                        path.display()
+                    ));
                 } else {
                     bots.push(b);
                 }
@@ -84,23 +92,40 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
         for e in &errors {
             eprintln!("koth: {e}");
         }
-        bail!("{} bot(s) rejected before the tournament started; nothing was played", errors.len());
+        bail!(
+            "{} bot(s) rejected before the tournament started; nothing was played",
+            errors.len()
+        );
     }
     let opts = CoupOptions {
         rounds: args.rounds,
         seed: args.seed,
-        limits: Limits { fuel: args.fuel, memory_bytes, ..Limits::default() },
+        limits: Limits {
+            fuel: args.fuel,
+            memory_bytes,
+            ..Limits::default()
+        },
         vfs: VfsLimits::default(),
         scratch: match args.scratch {
             Scope::Game => ScratchScope::Game,
             Scope::Tournament => ScratchScope::Tournament,
         },
     };
-    let out = args.out.clone().unwrap_or_else(|| PathBuf::from(format!("koth-out/coup-seed{}", args.seed)));
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("koth-out/coup-seed{}", args.seed)));
     let archive = Archive::create(&out)?;
     let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
     let total = tournament::schedule(players.len(), opts.rounds).len();
-    eprintln!("Coup: {} bots, {} rounds, {} games, seed {}, {} worker(s)", bots.len(), opts.rounds, total, opts.seed, jobs);
+    eprintln!(
+        "Coup: {} bots, {} rounds, {} games, seed {}, {} worker(s)",
+        bots.len(),
+        opts.rounds,
+        total,
+        opts.seed,
+        jobs
+    );
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(total as u64);
         bar.set_style(
@@ -112,7 +137,9 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
         ProgressBar::hidden()
     };
     let started = Instant::now();
-    let result = tournament::run(&players, &opts, jobs, &|done, _| bar.set_position(done as u64));
+    let result = tournament::run(&players, &opts, jobs, &|done, _| {
+        bar.set_position(done as u64)
+    });
     let elapsed = started.elapsed();
     bar.finish_and_clear();
     let manifest = Manifest {
@@ -123,14 +150,18 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
             .zip(&args.bots)
             .map(|(b, p)| BotEntry {
                 name: b.name().to_string(),
-                file: p.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default(),
+                file: p
+                    .file_name()
+                    .map(|f| f.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
                 sha256: b.sha256_hex(),
             })
             .collect(),
         options: opts,
         engine: sandbox.settings().clone(),
     };
-    tournament::write_archive(&result, &manifest, &archive).with_context(|| format!("writing the archive in {}", out.display()))?;
+    tournament::write_archive(&result, &manifest, &archive)
+        .with_context(|| format!("writing the archive in {}", out.display()))?;
     print!("{}", result.leaderboard.render());
     let invocations = result.invocations();
     println!(
@@ -140,7 +171,10 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
         elapsed.as_secs_f64(),
         invocations as f64 / elapsed.as_secs_f64().max(1e-9)
     );
-    println!("Logs, histories, results.json and the manifest are in {}", out.display());
+    println!(
+        "Logs, histories, results.json and the manifest are in {}",
+        out.display()
+    );
     let void = result.void_games();
     if void > 0 {
         eprintln!("koth: WARNING: {void} game(s) were void because the host failed (see results.json); they count for nobody");

@@ -53,10 +53,14 @@ fn load_dir(dir: &Path) -> anyhow::Result<Vfs> {
         let ty = e.file_type()?;
         match (name.to_str(), ty.is_file()) {
             (Some(n), true) => {
-                let data = std::fs::read(e.path()).with_context(|| format!("cannot read {}", e.path().display()))?;
+                let data = std::fs::read(e.path())
+                    .with_context(|| format!("cannot read {}", e.path().display()))?;
                 vfs.put_host_file(n, &data);
             }
-            _ => eprintln!("note: {} skipped (only top-level regular files with UTF-8 names are loaded)", e.path().display()),
+            _ => eprintln!(
+                "note: {} skipped (only top-level regular files with UTF-8 names are loaded)",
+                e.path().display()
+            ),
         }
     }
     Ok(vfs)
@@ -69,7 +73,10 @@ fn save_dir(vfs: &Vfs, dir: &Path) -> anyhow::Result<()> {
             SnapshotEntry::Dir(p) => std::fs::create_dir_all(dir.join(&p))?,
             SnapshotEntry::File(p, data) => {
                 let target = dir.join(&p);
-                if std::fs::symlink_metadata(&target).map(|m| m.file_type().is_symlink()).unwrap_or(false) {
+                if std::fs::symlink_metadata(&target)
+                    .map(|m| m.file_type().is_symlink())
+                    .unwrap_or(false)
+                {
                     eprintln!("note: {p} not written back: it is a symlink on the host");
                     continue;
                 }
@@ -88,7 +95,9 @@ pub(crate) fn run(args: InvokeArgs) -> anyhow::Result<ExitCode> {
     let sandbox = args.engine.sandbox(1, memory_bytes)?;
     let bot = sandbox.load_file(&args.bot, None)?;
     let stdin = match &args.stdin {
-        Some(p) => std::fs::read(p).with_context(|| format!("cannot read --stdin {}", p.display()))?,
+        Some(p) => {
+            std::fs::read(p).with_context(|| format!("cannot read --stdin {}", p.display()))?
+        }
         None => Vec::new(),
     };
     let mut vfs = match &args.dir {
@@ -101,7 +110,11 @@ pub(crate) fn run(args: InvokeArgs) -> anyhow::Result<ExitCode> {
         stdin,
         seed: koth::seed::derive(args.seed, "invoke", &[]),
         clock_start_ns: 0,
-        limits: Limits { fuel: args.fuel, memory_bytes, ..Limits::default() },
+        limits: Limits {
+            fuel: args.fuel,
+            memory_bytes,
+            ..Limits::default()
+        },
     };
     let report = bot.invoke(&inv, vfs.as_mut());
     let mut out = std::io::stdout().lock();
@@ -112,7 +125,12 @@ pub(crate) fn run(args: InvokeArgs) -> anyhow::Result<ExitCode> {
     if !report.stdout.ends_with(b"\n") && !report.stdout.is_empty() {
         writeln!(out)?;
     }
-    writeln!(out, "stderr ({} bytes kept, {} dropped):", report.stderr.len(), report.stderr_dropped)?;
+    writeln!(
+        out,
+        "stderr ({} bytes kept, {} dropped):",
+        report.stderr.len(),
+        report.stderr_dropped
+    )?;
     out.write_all(&report.stderr)?;
     if !report.stderr.ends_with(b"\n") && !report.stderr.is_empty() {
         writeln!(out)?;
@@ -130,5 +148,9 @@ pub(crate) fn run(args: InvokeArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    Ok(if report.outcome.is_ok() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if report.outcome.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

@@ -47,15 +47,26 @@ pub(crate) struct EngineArgs {
 impl EngineArgs {
     /// A sandbox with these options, pool sized for `workers` concurrent instances.
     pub(crate) fn sandbox(&self, workers: usize, memory_bytes: u64) -> anyhow::Result<Sandbox> {
-        let cache_dir = if self.no_cache { None } else { self.cache_dir.clone().or_else(CodeCache::default_dir) };
+        let cache_dir = if self.no_cache {
+            None
+        } else {
+            self.cache_dir.clone().or_else(CodeCache::default_dir)
+        };
         let engine = EngineOptions {
             pooling: !self.no_pooling,
             pool_slots: (workers as u32).saturating_add(2),
             max_memory_bytes: memory_bytes.max(EngineOptions::default().max_memory_bytes),
             ..EngineOptions::default()
         };
-        let load = LoadLimits { memory_bytes, ..LoadLimits::default() };
-        Ok(Sandbox::new(SandboxOptions { engine, load, cache_dir })?)
+        let load = LoadLimits {
+            memory_bytes,
+            ..LoadLimits::default()
+        };
+        Ok(Sandbox::new(SandboxOptions {
+            engine,
+            load,
+            cache_dir,
+        })?)
     }
 }
 

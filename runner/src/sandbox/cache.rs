@@ -46,8 +46,11 @@ impl CodeCache {
     }
 
     fn path_for(&self, module_sha: &[u8; 32]) -> PathBuf {
-        self.dir
-            .join(format!("{}-{}.cwasm", hex::encode(module_sha), self.engine_key))
+        self.dir.join(format!(
+            "{}-{}.cwasm",
+            hex::encode(module_sha),
+            self.engine_key
+        ))
     }
 
     /// A cached module, if one is there and loads.
@@ -63,7 +66,9 @@ impl CodeCache {
 
     /// Store a compiled module; failures only cost a recompile next time.
     pub fn put(&self, module_sha: &[u8; 32], module: &Module) {
-        let Ok(bytes) = module.serialize() else { return };
+        let Ok(bytes) = module.serialize() else {
+            return;
+        };
         if std::fs::create_dir_all(&self.dir).is_err() {
             return;
         }

@@ -3,7 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
-use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig};
+use wasmtime::{
+    Config, Enabled, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig,
+};
 
 /// How often the wall-clock backstop's epoch advances.
 pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(20);

@@ -55,7 +55,10 @@ pub enum LoadError {
 /// Check everything that can be checked without compiling.
 pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError> {
     if bytes.len() as u64 > limits.module_bytes {
-        return Err(LoadError::TooLarge { size: bytes.len() as u64, limit: limits.module_bytes });
+        return Err(LoadError::TooLarge {
+            size: bytes.len() as u64,
+            limit: limits.module_bytes,
+        });
     }
     if bytes.len() < 8 || &bytes[..4] != b"\0asm" {
         return Err(LoadError::NotWasm);
@@ -66,7 +69,10 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
     let invalid = |e: wasmparser::BinaryReaderError| LoadError::Invalid(e.to_string());
     for payload in Parser::new(0).parse_all(bytes) {
         match payload.map_err(invalid)? {
-            Payload::Version { encoding: Encoding::Component, .. } => return Err(LoadError::Component),
+            Payload::Version {
+                encoding: Encoding::Component,
+                ..
+            } => return Err(LoadError::Component),
             Payload::ImportSection(reader) => {
                 for import in reader.into_imports() {
                     let import = import.map_err(invalid)?;
@@ -80,7 +86,10 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
                             TypeRef::Tag(_) => "a tag",
                             _ => "a function",
                         };
-                        return Err(LoadError::UnknownImport(format!("{what} `{}::{}`", import.module, import.name)));
+                        return Err(LoadError::UnknownImport(format!(
+                            "{what} `{}::{}`",
+                            import.module, import.name
+                        )));
                     }
                 }
             }
@@ -89,13 +98,19 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
                     let mem = mem.map_err(invalid)?;
                     memories += 1;
                     if memories > 1 {
-                        return Err(LoadError::Memory("declares a second memory (multi-memory is not allowed)".into()));
+                        return Err(LoadError::Memory(
+                            "declares a second memory (multi-memory is not allowed)".into(),
+                        ));
                     }
                     if mem.shared {
-                        return Err(LoadError::Memory("declares a shared memory (threads are not allowed)".into()));
+                        return Err(LoadError::Memory(
+                            "declares a shared memory (threads are not allowed)".into(),
+                        ));
                     }
                     if mem.memory64 {
-                        return Err(LoadError::Memory("declares a 64-bit memory (memory64 is not allowed)".into()));
+                        return Err(LoadError::Memory(
+                            "declares a 64-bit memory (memory64 is not allowed)".into(),
+                        ));
                     }
                     let page = 1u64 << mem.page_size_log2.unwrap_or(16);
                     let min_bytes = mem.initial.saturating_mul(page);
@@ -123,7 +138,9 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
                 for export in reader {
                     let export = export.map_err(invalid)?;
                     match (export.name, export.kind) {
-                        ("_start", ExternalKind::Func | ExternalKind::FuncExact) => has_start = true,
+                        ("_start", ExternalKind::Func | ExternalKind::FuncExact) => {
+                            has_start = true
+                        }
                         ("memory", ExternalKind::Memory) => has_memory_export = true,
                         _ => {}
                     }
@@ -133,7 +150,9 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
         }
     }
     if !has_start {
-        return Err(LoadError::MissingExport("a `_start` function (is it a WASI command? a library or reactor cannot run as a bot)"));
+        return Err(LoadError::MissingExport(
+            "a `_start` function (is it a WASI command? a library or reactor cannot run as a bot)",
+        ));
     }
     if !has_memory_export {
         return Err(LoadError::MissingExport("its linear memory as `memory`"));

@@ -18,7 +18,7 @@ pub use cache::CodeCache;
 pub use engine::{EngineOptions, EngineSettings};
 pub use errno::Errno;
 pub use invoke::{Invocation, Report};
-pub use limits::{LoadLimits, Limits};
+pub use limits::{Limits, LoadLimits};
 pub use loader::LoadError;
 pub use outcome::{Outcome, TrapKind};
 pub use vfs::{Vfs, VfsLimits};
@@ -76,7 +76,10 @@ pub struct Bot {
 
 impl std::fmt::Debug for Bot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Bot").field("name", &self.name).field("sha256", &self.sha256_hex()).finish()
+        f.debug_struct("Bot")
+            .field("name", &self.name)
+            .field("sha256", &self.sha256_hex())
+            .finish()
     }
 }
 
@@ -100,12 +103,19 @@ impl Bot {
 impl Sandbox {
     /// A sandbox with these options.
     pub fn new(opts: SandboxOptions) -> Result<Self, SetupError> {
-        let (engine, settings) = engine::build_engine(&opts.engine).map_err(|e| SetupError(format!("{e:#}")))?;
+        let (engine, settings) =
+            engine::build_engine(&opts.engine).map_err(|e| SetupError(format!("{e:#}")))?;
         engine::start_epoch_ticker(&engine);
         let mut linker = Linker::new(&engine);
         wasi::add_to_linker(&mut linker).map_err(|e| SetupError(format!("{e:#}")))?;
         let cache = opts.cache_dir.map(|d| CodeCache::new(d, &engine));
-        Ok(Sandbox { engine, linker, settings, load: opts.load, cache })
+        Ok(Sandbox {
+            engine,
+            linker,
+            settings,
+            load: opts.load,
+            cache,
+        })
     }
 
     /// The engine settings in force, for the tournament's manifest.
@@ -115,13 +125,24 @@ impl Sandbox {
 
     /// Load a bot from a file; its name is the file stem unless `name` is given.
     pub fn load_file(&self, path: &Path, name: Option<&str>) -> Result<Bot, BotError> {
-        let name = name
-            .map(str::to_string)
-            .unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
-        let fail = |error| BotError { bot: name.clone(), file: Some(path.to_path_buf()), error };
-        let size = std::fs::metadata(path).map_err(|e| fail(LoadError::Io(e.to_string())))?.len();
+        let name = name.map(str::to_string).unwrap_or_else(|| {
+            path.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        let fail = |error| BotError {
+            bot: name.clone(),
+            file: Some(path.to_path_buf()),
+            error,
+        };
+        let size = std::fs::metadata(path)
+            .map_err(|e| fail(LoadError::Io(e.to_string())))?
+            .len();
         if size > self.load.module_bytes {
-            return Err(fail(LoadError::TooLarge { size, limit: self.load.module_bytes }));
+            return Err(fail(LoadError::TooLarge {
+                size,
+                limit: self.load.module_bytes,
+            }));
         }
         let bytes = std::fs::read(path).map_err(|e| fail(LoadError::Io(e.to_string())))?;
         self.load_bytes(&name, &bytes).map_err(|mut e| {
@@ -132,16 +153,37 @@ impl Sandbox {
 
     /// Load a bot from module bytes.
     pub fn load_bytes(&self, name: &str, bytes: &[u8]) -> Result<Bot, BotError> {
-        let fail = |error| BotError { bot: name.to_string(), file: None, error };
+        let fail = |error| BotError {
+            bot: name.to_string(),
+            file: None,
+            error,
+        };
         loader::prescan(bytes, &self.load).map_err(fail)?;
         let sha256: [u8; 32] = Sha256::digest(bytes).into();
-        let module = loader::compile(&self.engine, bytes, &sha256, self.cache.as_ref(), &self.load).map_err(fail)?;
+        let module = loader::compile(
+            &self.engine,
+            bytes,
+            &sha256,
+            self.cache.as_ref(),
+            &self.load,
+        )
+        .map_err(fail)?;
         let pre = self
             .linker
             .instantiate_pre(&module)
             .map_err(|e| fail(LoadError::Invalid(format!("{e:#}"))))?;
-        let start_export = module.get_export_index("_start").ok_or(fail(LoadError::MissingExport("`_start`")))?;
-        let memory_export = module.get_export_index("memory").ok_or(fail(LoadError::MissingExport("`memory`")))?;
-        Ok(Bot { name: name.to_string(), sha256, pre, start_export, memory_export })
+        let start_export = module
+            .get_export_index("_start")
+            .ok_or(fail(LoadError::MissingExport("`_start`")))?;
+        let memory_export = module
+            .get_export_index("memory")
+            .ok_or(fail(LoadError::MissingExport("`memory`")))?;
+        Ok(Bot {
+            name: name.to_string(),
+            sha256,
+            pre,
+            start_export,
+            memory_export,
+        })
     }
 }

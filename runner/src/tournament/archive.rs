@@ -33,7 +33,10 @@ pub struct Archive {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ArchiveError + '_ {
-    move |source| ArchiveError::Io { path: path.to_path_buf(), source }
+    move |source| ArchiveError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 impl Archive {
@@ -50,7 +53,9 @@ impl Archive {
             }
         }
         std::fs::create_dir_all(root).map_err(io(root))?;
-        Ok(Archive { root: root.to_path_buf() })
+        Ok(Archive {
+            root: root.to_path_buf(),
+        })
     }
 
     /// The archive's folder.
@@ -85,18 +90,32 @@ impl Archive {
     }
 
     /// Write one JSON value per line.
-    pub fn write_jsonl<T: serde::Serialize>(&self, rel: &str, items: impl IntoIterator<Item = T>) -> Result<(), ArchiveError> {
+    pub fn write_jsonl<T: serde::Serialize>(
+        &self,
+        rel: &str,
+        items: impl IntoIterator<Item = T>,
+    ) -> Result<(), ArchiveError> {
         let mut buf = Vec::new();
         for item in items {
-            serde_json::to_writer(&mut buf, &item).map_err(|e| ArchiveError::Io { path: self.root.join(rel), source: e.into() })?;
+            serde_json::to_writer(&mut buf, &item).map_err(|e| ArchiveError::Io {
+                path: self.root.join(rel),
+                source: e.into(),
+            })?;
             buf.push(b'\n');
         }
         self.write(rel, &buf)
     }
 
     /// Write a pretty JSON document.
-    pub fn write_json<T: serde::Serialize>(&self, rel: &str, value: &T) -> Result<(), ArchiveError> {
-        let mut buf = serde_json::to_vec_pretty(value).map_err(|e| ArchiveError::Io { path: self.root.join(rel), source: e.into() })?;
+    pub fn write_json<T: serde::Serialize>(
+        &self,
+        rel: &str,
+        value: &T,
+    ) -> Result<(), ArchiveError> {
+        let mut buf = serde_json::to_vec_pretty(value).map_err(|e| ArchiveError::Io {
+            path: self.root.join(rel),
+            source: e.into(),
+        })?;
         buf.push(b'\n');
         self.write(rel, &buf)
     }
@@ -111,7 +130,10 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("koth-archive-test-{}", std::process::id()));
         let a = Archive::create(&dir).unwrap();
         for bad in ["../x", "/etc/x", "a/../../x", ""] {
-            assert!(matches!(a.write(bad, b"x"), Err(ArchiveError::Escape(_))), "{bad}");
+            assert!(
+                matches!(a.write(bad, b"x"), Err(ArchiveError::Escape(_))),
+                "{bad}"
+            );
         }
         a.write("ok/file.txt", b"x").unwrap();
         assert_eq!(std::fs::read(dir.join("ok/file.txt")).unwrap(), b"x");
@@ -123,7 +145,10 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("koth-archive-keep-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("precious.txt"), b"keep").unwrap();
-        assert!(matches!(Archive::create(&dir), Err(ArchiveError::NotAnArchive(_))));
+        assert!(matches!(
+            Archive::create(&dir),
+            Err(ArchiveError::NotAnArchive(_))
+        ));
         assert_eq!(std::fs::read(dir.join("precious.txt")).unwrap(), b"keep");
         std::fs::remove_dir_all(&dir).unwrap();
     }

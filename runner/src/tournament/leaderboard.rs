@@ -52,7 +52,13 @@ impl Leaderboard {
 
     /// A plain-text table for the terminal and the archive.
     pub fn render(&self) -> String {
-        let width = self.rows.iter().map(|r| r.bot.len()).max().unwrap_or(3).max(3);
+        let width = self
+            .rows
+            .iter()
+            .map(|r| r.bot.len())
+            .max()
+            .unwrap_or(3)
+            .max(3);
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -63,7 +69,11 @@ impl Leaderboard {
             let forfeits = if r.forfeits.is_empty() {
                 "-".to_string()
             } else {
-                r.forfeits.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join(", ")
+                r.forfeits
+                    .iter()
+                    .map(|(k, v)| format!("{k}: {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             };
             let per_move = r.fuel.checked_div(r.invocations).unwrap_or(0);
             let _ = writeln!(

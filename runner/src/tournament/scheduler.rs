@@ -19,7 +19,13 @@ struct State<R> {
 /// Run `count` jobs with `workers` threads. `deps[i]` lists jobs (all `< i`) that must finish
 /// before job `i` starts; pass an empty slice when there are none. `run(i)` does job `i`;
 /// `done(finished)` is called after each job with the number finished so far (for progress).
-pub fn run_jobs<R, F, P>(count: usize, deps: &[Vec<usize>], workers: usize, run: F, done: P) -> Vec<R>
+pub fn run_jobs<R, F, P>(
+    count: usize,
+    deps: &[Vec<usize>],
+    workers: usize,
+    run: F,
+    done: P,
+) -> Vec<R>
 where
     R: Send,
     F: Fn(usize) -> R + Sync,
@@ -82,7 +88,10 @@ where
         }
     });
     let s = state.into_inner().unwrap_or_else(|e| e.into_inner());
-    s.results.into_iter().map(|r| r.expect("every job ran")).collect()
+    s.results
+        .into_iter()
+        .map(|r| r.expect("every job ran"))
+        .collect()
 }
 
 /// Dependencies that serialise jobs sharing a resource: `uses[i]` lists the resources job `i`
@@ -152,6 +161,12 @@ mod tests {
     #[test]
     #[should_panic(expected = "job 3 failed")]
     fn a_panicking_job_does_not_hang_the_others() {
-        run_jobs(10, &[], 4, |i| if i == 3 { panic!("job 3 failed") } else { i }, |_| {});
+        run_jobs(
+            10,
+            &[],
+            4,
+            |i| if i == 3 { panic!("job 3 failed") } else { i },
+            |_| {},
+        );
     }
 }

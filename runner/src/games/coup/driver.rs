@@ -156,7 +156,10 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 2], dirs: [&mut Vfs; 2]) -
         fuel: [0; 2],
         invocations: [0; 2],
         log: Vec::new(),
-        human_log: vec![format!("--- {} vs. {} ({})", names[0], names[1], setup.file_name)],
+        human_log: vec![format!(
+            "--- {} vs. {} ({})",
+            names[0], names[1], setup.file_name
+        )],
     };
     while !game.is_over() {
         let n = game.invocations();
@@ -175,12 +178,23 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 2], dirs: [&mut Vfs; 2]) -
         let inv = Invocation {
             args: argv.iter().map(|a| a.as_bytes().to_vec()).collect(),
             stdin: Vec::new(),
-            seed: crate::seed::derive(setup.root_seed, "coup/invocation", &[setup.game_index, seat as u64, n as u64]),
+            seed: crate::seed::derive(
+                setup.root_seed,
+                "coup/invocation",
+                &[setup.game_index, seat as u64, n as u64],
+            ),
             // Each invocation starts a virtual second after the previous one in this game.
             clock_start_ns: (setup.game_index * 1_000 + n as u64) * 1_000_000_000,
             limits: setup.limits,
         };
-        rec.human_log.push(format!("{} {}", names[seat], argv.iter().map(|a| format!("{a:?}")).collect::<Vec<_>>().join(" ")));
+        rec.human_log.push(format!(
+            "{} {}",
+            names[seat],
+            argv.iter()
+                .map(|a| format!("{a:?}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
         let report = players[seat].invoke(&inv, Some(&mut *dir));
         rec.fuel[seat] += report.fuel_used;
         rec.invocations[seat] += 1;
@@ -204,8 +218,13 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 2], dirs: [&mut Vfs; 2]) -
         let forfeit = match &report.outcome {
             Outcome::Ok => None,
             Outcome::HostFault(why) => {
-                rec.human_log.push(format!("host fault while {} moved: {why}; the game is void", names[seat]));
-                rec.result = GameResult::Void { reason: format!("{}: {why}", names[seat]) };
+                rec.human_log.push(format!(
+                    "host fault while {} moved: {why}; the game is void",
+                    names[seat]
+                ));
+                rec.result = GameResult::Void {
+                    reason: format!("{}: {why}", names[seat]),
+                };
                 break;
             }
             other => Some(Forfeit::Crash(other.clone())),
@@ -218,8 +237,10 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 2], dirs: [&mut Vfs; 2]) -
                 let text = appended.unwrap_or_default();
                 match game.apply(&text, &stdout) {
                     Ok(applied) => {
-                        rec.human_log.push(format!("{} played {text:?}", names[seat]));
-                        rec.human_log.extend(applied.events.iter().map(|e| e.describe(name_refs)));
+                        rec.human_log
+                            .push(format!("{} played {text:?}", names[seat]));
+                        rec.human_log
+                            .extend(applied.events.iter().map(|e| e.describe(name_refs)));
                         match applied.step {
                             Step::Continue => None,
                             Step::Draw => {
@@ -231,16 +252,22 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 2], dirs: [&mut Vfs; 2]) -
                                     WinReason::Eliminated => "eliminated",
                                     WinReason::BothCardsInOneTurn => "both_cards_in_one_turn",
                                 };
-                                rec.result = GameResult::Won { winner, how: how.into(), forfeit: None };
+                                rec.result = GameResult::Won {
+                                    winner,
+                                    how: how.into(),
+                                    forfeit: None,
+                                };
                                 None
                             }
                         }
                     }
-                    Err(Foul::IllegalMove { appended, legal }) => {
-                        Some(Forfeit::IllegalMove(format!("appended {appended:?}; legal: {legal:?}")))
-                    }
+                    Err(Foul::IllegalMove { appended, legal }) => Some(Forfeit::IllegalMove(
+                        format!("appended {appended:?}; legal: {legal:?}"),
+                    )),
                     Err(Foul::IllegalExchange { output, offered }) => {
-                        Some(Forfeit::IllegalExchange(format!("printed {output:?}; offered {offered:?}")))
+                        Some(Forfeit::IllegalExchange(format!(
+                            "printed {output:?}; offered {offered:?}"
+                        )))
                     }
                 }
             }
@@ -249,15 +276,25 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 2], dirs: [&mut Vfs; 2]) -
             let tail = stderr_tail(&report.stderr, 400);
             rec.human_log.push(format!("{} forfeits: {f}", names[seat]));
             if !tail.trim().is_empty() {
-                rec.human_log.push(format!("{}'s stderr ends with: {}", names[seat], tail.trim_end()));
+                rec.human_log.push(format!(
+                    "{}'s stderr ends with: {}",
+                    names[seat],
+                    tail.trim_end()
+                ));
             }
-            rec.result = GameResult::Won { winner: 1 - seat, how: "forfeit".into(), forfeit: Some(f) };
+            rec.result = GameResult::Won {
+                winner: 1 - seat,
+                how: "forfeit".into(),
+                forfeit: Some(f),
+            };
             break;
         }
     }
     match &rec.result {
         GameResult::Won { winner, .. } => rec.human_log.push(format!("{} wins!", names[*winner])),
-        GameResult::Draw => rec.human_log.push("draw: 100 actions each without a winner; nobody scores".into()),
+        GameResult::Draw => rec
+            .human_log
+            .push("draw: 100 actions each without a winner; nobody scores".into()),
         GameResult::Void { .. } => {}
     }
     rec.history = game.history().to_string();
@@ -270,16 +307,34 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 2], dirs: [&mut Vfs; 2]) -
 
 /// The file rule: the bot's copy must be the old history plus one or two appended characters.
 fn file_rule(before: &str, after: Option<&[u8]>) -> Result<(), Forfeit> {
-    let after = after.ok_or_else(|| Forfeit::FileRule("the history file was deleted, renamed or replaced by something that is not a file".into()))?;
+    let after = after.ok_or_else(|| {
+        Forfeit::FileRule(
+            "the history file was deleted, renamed or replaced by something that is not a file"
+                .into(),
+        )
+    })?;
     let Some(appended) = after.strip_prefix(before.as_bytes()) else {
-        let what = if after.len() < before.len() { "truncated or rewritten" } else { "rewritten" };
-        return Err(Forfeit::FileRule(format!("the history file was {what} ({} bytes before, {} after)", before.len(), after.len())));
+        let what = if after.len() < before.len() {
+            "truncated or rewritten"
+        } else {
+            "rewritten"
+        };
+        return Err(Forfeit::FileRule(format!(
+            "the history file was {what} ({} bytes before, {} after)",
+            before.len(),
+            after.len()
+        )));
     };
     match std::str::from_utf8(appended) {
         Ok(s) if (1..=2).contains(&s.chars().count()) => Ok(()),
         Ok("") => Err(Forfeit::FileRule("nothing was appended".into())),
-        Ok(s) => Err(Forfeit::FileRule(format!("{} characters were appended ({s:?}); one action is 1 or 2", s.chars().count()))),
-        Err(_) => Err(Forfeit::FileRule(format!("the appended bytes are not text ({appended:?})"))),
+        Ok(s) => Err(Forfeit::FileRule(format!(
+            "{} characters were appended ({s:?}); one action is 1 or 2",
+            s.chars().count()
+        ))),
+        Err(_) => Err(Forfeit::FileRule(format!(
+            "the appended bytes are not text ({appended:?})"
+        ))),
     }
 }
 
@@ -301,28 +356,53 @@ mod tests {
         }
 
         fn invoke(&self, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
-            let argv: Vec<String> = inv.args.iter().map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+            let argv: Vec<String> = inv
+                .args
+                .iter()
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect();
             let (append, print) = (self.decide)(&argv);
             let dir = dir.expect("coup gives a directory");
-            let node = dir.open(Vfs::ROOT, argv[0].as_bytes(), OpenOptions::default()).expect("history exists");
+            let node = dir
+                .open(Vfs::ROOT, argv[0].as_bytes(), OpenOptions::default())
+                .expect("history exists");
             let len = dir.file_len(node).expect("len");
             dir.write_at(node, len, append.as_bytes()).expect("append");
-            Report { outcome: Outcome::Ok, fuel_used: 10, stdout: print.into_bytes(), stderr: Vec::new(), stderr_dropped: 0 }
+            Report {
+                outcome: Outcome::Ok,
+                fuel_used: 10,
+                stdout: print.into_bytes(),
+                stderr: Vec::new(),
+                stderr_dropped: 0,
+            }
         }
     }
 
     fn first_legal(argv: &[String]) -> (String, String) {
         let cards = &argv[3];
-        let keep = if argv[4] == "\n" && cards.len() >= 3 { cards[..cards.len() - 2].to_string() } else { String::new() };
+        let keep = if argv[4] == "\n" && cards.len() >= 3 {
+            cards[..cards.len() - 2].to_string()
+        } else {
+            String::new()
+        };
         (argv[4].clone(), keep)
     }
 
     fn setup(limits: Limits) -> GameSetup<'static> {
-        GameSetup { file_name: "a_b_0_0.txt", deck_seed: 9, root_seed: 1, game_index: 0, limits }
+        GameSetup {
+            file_name: "a_b_0_0.txt",
+            deck_seed: 9,
+            root_seed: 1,
+            game_index: 0,
+            limits,
+        }
     }
 
     fn run(a: &dyn Player, b: &dyn Player) -> GameRecord {
-        let (mut da, mut db) = (Vfs::new(VfsLimits::default()), Vfs::new(VfsLimits::default()));
+        let (mut da, mut db) = (
+            Vfs::new(VfsLimits::default()),
+            Vfs::new(VfsLimits::default()),
+        );
         let rec = play(&setup(Limits::default()), [a, b], [&mut da, &mut db]);
         // The history never stays behind in a bot's directory.
         assert!(da.host_file("a_b_0_0.txt").is_none() && db.host_file("a_b_0_0.txt").is_none());
@@ -331,12 +411,34 @@ mod tests {
 
     #[test]
     fn two_honest_scripted_players_finish_a_game() {
-        let a = Scripted { name: "a", decide: first_legal };
-        let b = Scripted { name: "b", decide: first_legal };
+        let a = Scripted {
+            name: "a",
+            decide: first_legal,
+        };
+        let b = Scripted {
+            name: "b",
+            decide: first_legal,
+        };
         let rec = run(&a, &b);
-        assert!(matches!(rec.result, GameResult::Won { forfeit: None, .. } | GameResult::Draw), "{:?}", rec.result);
-        assert_eq!(rec.log.len() as u32, rec.invocations[0] + rec.invocations[1]);
-        assert_eq!(rec.fuel, [10 * rec.invocations[0] as u64, 10 * rec.invocations[1] as u64]);
+        assert!(
+            matches!(
+                rec.result,
+                GameResult::Won { forfeit: None, .. } | GameResult::Draw
+            ),
+            "{:?}",
+            rec.result
+        );
+        assert_eq!(
+            rec.log.len() as u32,
+            rec.invocations[0] + rec.invocations[1]
+        );
+        assert_eq!(
+            rec.fuel,
+            [
+                10 * rec.invocations[0] as u64,
+                10 * rec.invocations[1] as u64
+            ]
+        );
         // What each bot appended, concatenated, is the history.
         let appended: String = rec.log.iter().filter_map(|l| l.appended.clone()).collect();
         assert_eq!(appended, rec.history);
@@ -354,31 +456,59 @@ mod tests {
             },
         };
         let rec = run(&a, &a);
-        assert_eq!(rec.log[0].argv[1..], ["1", "1", &rec.log[0].argv[3], "I\n", "F", "E", "S", "T"]);
+        assert_eq!(
+            rec.log[0].argv[1..],
+            ["1", "1", &rec.log[0].argv[3], "I\n", "F", "E", "S", "T"]
+        );
     }
 
     #[test]
     fn a_move_that_is_not_exactly_legal_forfeits_with_the_reason() {
-        let cheat = Scripted { name: "cheat", decide: |_: &[String]| ("XF".to_string(), String::new()) };
-        let honest = Scripted { name: "honest", decide: first_legal };
+        let cheat = Scripted {
+            name: "cheat",
+            decide: |_: &[String]| ("XF".to_string(), String::new()),
+        };
+        let honest = Scripted {
+            name: "honest",
+            decide: first_legal,
+        };
         let rec = run(&cheat, &honest);
         match &rec.result {
-            GameResult::Won { winner: 1, forfeit: Some(Forfeit::IllegalMove(w)), .. } => assert!(w.contains("XF")),
+            GameResult::Won {
+                winner: 1,
+                forfeit: Some(Forfeit::IllegalMove(w)),
+                ..
+            } => assert!(w.contains("XF")),
             other => panic!("{other:?}"),
         }
-        assert!(rec.human_log.iter().any(|l| l.contains("cheat forfeits: made an illegal move")));
+        assert!(rec
+            .human_log
+            .iter()
+            .any(|l| l.contains("cheat forfeits: made an illegal move")));
     }
 
     #[test]
     fn file_rule_catches_rewrites_and_long_appends() {
         assert!(file_rule("I\n", Some(b"I\nF")).is_ok());
         assert!(file_rule("I\n", Some(b"I\nI\n")).is_ok());
-        assert!(matches!(file_rule("I\n", Some(b"I\nFp\n")), Err(Forfeit::FileRule(w)) if w.contains("3 characters")));
-        assert!(matches!(file_rule("I\n", Some(b"F\nF")), Err(Forfeit::FileRule(w)) if w.contains("rewritten")));
-        assert!(matches!(file_rule("I\n", Some(b"I")), Err(Forfeit::FileRule(w)) if w.contains("truncated")));
-        assert!(matches!(file_rule("I\n", None), Err(Forfeit::FileRule(w)) if w.contains("deleted")));
-        assert!(matches!(file_rule("I\n", Some(b"I\n")), Err(Forfeit::FileRule(w)) if w.contains("nothing")));
-        assert!(matches!(file_rule("", Some(&[0xff])), Err(Forfeit::FileRule(w)) if w.contains("not text")));
+        assert!(
+            matches!(file_rule("I\n", Some(b"I\nFp\n")), Err(Forfeit::FileRule(w)) if w.contains("3 characters"))
+        );
+        assert!(
+            matches!(file_rule("I\n", Some(b"F\nF")), Err(Forfeit::FileRule(w)) if w.contains("rewritten"))
+        );
+        assert!(
+            matches!(file_rule("I\n", Some(b"I")), Err(Forfeit::FileRule(w)) if w.contains("truncated"))
+        );
+        assert!(
+            matches!(file_rule("I\n", None), Err(Forfeit::FileRule(w)) if w.contains("deleted"))
+        );
+        assert!(
+            matches!(file_rule("I\n", Some(b"I\n")), Err(Forfeit::FileRule(w)) if w.contains("nothing"))
+        );
+        assert!(
+            matches!(file_rule("", Some(&[0xff])), Err(Forfeit::FileRule(w)) if w.contains("not text"))
+        );
     }
 
     #[test]
@@ -389,10 +519,19 @@ mod tests {
                 "faulty"
             }
             fn invoke(&self, _: &Invocation, _: Option<&mut Vfs>) -> Report {
-                Report { outcome: Outcome::HostFault("backstop".into()), fuel_used: 0, stdout: vec![], stderr: vec![], stderr_dropped: 0 }
+                Report {
+                    outcome: Outcome::HostFault("backstop".into()),
+                    fuel_used: 0,
+                    stdout: vec![],
+                    stderr: vec![],
+                    stderr_dropped: 0,
+                }
             }
         }
-        let honest = Scripted { name: "honest", decide: first_legal };
+        let honest = Scripted {
+            name: "honest",
+            decide: first_legal,
+        };
         let rec = run(&Faulty, &honest);
         assert!(matches!(&rec.result, GameResult::Void { reason } if reason.contains("backstop")));
     }

@@ -40,7 +40,13 @@ pub struct CoupOptions {
 
 impl Default for CoupOptions {
     fn default() -> Self {
-        CoupOptions { rounds: 10, seed: 0, limits: Limits::default(), vfs: VfsLimits::default(), scratch: ScratchScope::Game }
+        CoupOptions {
+            rounds: 10,
+            seed: 0,
+            limits: Limits::default(),
+            vfs: VfsLimits::default(),
+            scratch: ScratchScope::Game,
+        }
     }
 }
 
@@ -65,7 +71,12 @@ pub fn schedule(bots: usize, rounds: u32) -> Vec<Pairing> {
         for a in 0..bots {
             for b in 0..bots {
                 if a != b {
-                    out.push(Pairing { index: out.len(), round, game, seats: [a, b] });
+                    out.push(Pairing {
+                        index: out.len(),
+                        round,
+                        game,
+                        seats: [a, b],
+                    });
                     game += 1;
                 }
             }
@@ -89,23 +100,41 @@ pub struct CoupTournament {
 impl CoupTournament {
     /// Games the host could not complete (they count for nobody).
     pub fn void_games(&self) -> usize {
-        self.records.iter().filter(|r| matches!(r.result, GameResult::Void { .. })).count()
+        self.records
+            .iter()
+            .filter(|r| matches!(r.result, GameResult::Void { .. }))
+            .count()
     }
 
     /// Total invocations.
     pub fn invocations(&self) -> u64 {
-        self.records.iter().map(|r| (r.invocations[0] + r.invocations[1]) as u64).sum()
+        self.records
+            .iter()
+            .map(|r| (r.invocations[0] + r.invocations[1]) as u64)
+            .sum()
     }
 }
 
 /// Play the tournament with `workers` threads. `progress(done, total)` is called after each game.
-pub fn run(players: &[&dyn Player], opts: &CoupOptions, workers: usize, progress: &(dyn Fn(usize, usize) + Sync)) -> CoupTournament {
+pub fn run(
+    players: &[&dyn Player],
+    opts: &CoupOptions,
+    workers: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> CoupTournament {
     let pairings = schedule(players.len(), opts.rounds);
     let total = pairings.len();
-    let shared: Vec<Mutex<Vfs>> = (0..players.len()).map(|_| Mutex::new(Vfs::new(opts.vfs))).collect();
+    let shared: Vec<Mutex<Vfs>> = (0..players.len())
+        .map(|_| Mutex::new(Vfs::new(opts.vfs)))
+        .collect();
     let deps = match opts.scratch {
         ScratchScope::Game => Vec::new(),
-        ScratchScope::Tournament => chain_by_resource(&pairings.iter().map(|p| p.seats.to_vec()).collect::<Vec<_>>()),
+        ScratchScope::Tournament => chain_by_resource(
+            &pairings
+                .iter()
+                .map(|p| p.seats.to_vec())
+                .collect::<Vec<_>>(),
+        ),
     };
     let played = run_jobs(
         total,
@@ -114,10 +143,20 @@ pub fn run(players: &[&dyn Player], opts: &CoupOptions, workers: usize, progress
         |i| {
             let p = &pairings[i];
             let [a, b] = p.seats;
-            let file_name = format!("{}_{}_{}_{}.txt", players[a].name(), players[b].name(), p.round, p.game);
+            let file_name = format!(
+                "{}_{}_{}_{}.txt",
+                players[a].name(),
+                players[b].name(),
+                p.round,
+                p.game
+            );
             let setup = GameSetup {
                 file_name: &file_name,
-                deck_seed: crate::seed::derive_u64(opts.seed, "coup/deck", &[p.round as u64, p.game as u64]),
+                deck_seed: crate::seed::derive_u64(
+                    opts.seed,
+                    "coup/deck",
+                    &[p.round as u64, p.game as u64],
+                ),
                 root_seed: opts.seed,
                 game_index: i as u64,
                 limits: opts.limits,
@@ -130,7 +169,16 @@ pub fn run(players: &[&dyn Player], opts: &CoupOptions, workers: usize, progress
                     let scratch = [(a, da), (b, db)]
                         .into_iter()
                         .filter(|(_, d)| d.used_nodes() > 0)
-                        .map(|(bot, d)| (format!("{}/{}", file_name.trim_end_matches(".txt"), players[bot].name()), d.snapshot()))
+                        .map(|(bot, d)| {
+                            (
+                                format!(
+                                    "{}/{}",
+                                    file_name.trim_end_matches(".txt"),
+                                    players[bot].name()
+                                ),
+                                d.snapshot(),
+                            )
+                        })
                         .collect::<Vec<_>>();
                     (rec, scratch)
                 }
@@ -159,11 +207,22 @@ pub fn run(players: &[&dyn Player], opts: &CoupOptions, workers: usize, progress
         }
     }
     let leaderboard = standings(players, &pairings, &records);
-    CoupTournament { pairings, records, scratch, leaderboard }
+    CoupTournament {
+        pairings,
+        records,
+        scratch,
+        leaderboard,
+    }
 }
 
 fn standings(players: &[&dyn Player], pairings: &[Pairing], records: &[GameRecord]) -> Leaderboard {
-    let mut rows: Vec<Row> = players.iter().map(|p| Row { bot: p.name().to_string(), ..Row::default() }).collect();
+    let mut rows: Vec<Row> = players
+        .iter()
+        .map(|p| Row {
+            bot: p.name().to_string(),
+            ..Row::default()
+        })
+        .collect();
     for (p, r) in pairings.iter().zip(records) {
         for seat in 0..2 {
             let row = &mut rows[p.seats[seat]];
@@ -178,7 +237,9 @@ fn standings(players: &[&dyn Player], pairings: &[Pairing], records: &[GameRecor
                     rows[s].draws += 1;
                 }
             }
-            GameResult::Won { winner, forfeit, .. } => {
+            GameResult::Won {
+                winner, forfeit, ..
+            } => {
                 for s in p.seats {
                     rows[s].games += 1;
                 }
@@ -186,7 +247,10 @@ fn standings(players: &[&dyn Player], pairings: &[Pairing], records: &[GameRecor
                 rows[w].wins += 1;
                 rows[w].score += 1;
                 if let Some(f) = forfeit {
-                    *rows[p.seats[1 - winner]].forfeits.entry(f.kind().to_string()).or_default() += 1;
+                    *rows[p.seats[1 - winner]]
+                        .forfeits
+                        .entry(f.kind().to_string())
+                        .or_default() += 1;
                 }
             }
         }
@@ -250,7 +314,11 @@ struct LogLine<'a> {
 
 /// Write the archive: manifest, results, leaderboard, histories, human logs, structured log,
 /// and the scratch bots left. Byte-identical for identical tournaments.
-pub fn write_archive(t: &CoupTournament, manifest: &Manifest, archive: &Archive) -> Result<(), ArchiveError> {
+pub fn write_archive(
+    t: &CoupTournament,
+    manifest: &Manifest,
+    archive: &Archive,
+) -> Result<(), ArchiveError> {
     archive.write_json("manifest.json", manifest)?;
     archive.write("leaderboard.txt", t.leaderboard.render().as_bytes())?;
     let games = t
@@ -268,24 +336,44 @@ pub fn write_archive(t: &CoupTournament, manifest: &Manifest, archive: &Archive)
             fuel: r.fuel,
         })
         .collect();
-    archive.write_json("results.json", &Results { leaderboard: &t.leaderboard, void_games: t.void_games(), games })?;
+    archive.write_json(
+        "results.json",
+        &Results {
+            leaderboard: &t.leaderboard,
+            void_games: t.void_games(),
+            games,
+        },
+    )?;
     archive.write_jsonl(
         "invocations.jsonl",
-        t.records.iter().enumerate().flat_map(|(g, r)| r.log.iter().map(move |inv| LogLine { game: g, file: &r.file_name, invocation: inv })),
+        t.records.iter().enumerate().flat_map(|(g, r)| {
+            r.log.iter().map(move |inv| LogLine {
+                game: g,
+                file: &r.file_name,
+                invocation: inv,
+            })
+        }),
     )?;
     for r in &t.records {
         archive.write(&format!("histories/{}", r.file_name), r.history.as_bytes())?;
         let mut log = r.human_log.join("\n");
         log.push('\n');
-        archive.write(&format!("logs/{}.log", r.file_name.trim_end_matches(".txt")), log.as_bytes())?;
+        archive.write(
+            &format!("logs/{}.log", r.file_name.trim_end_matches(".txt")),
+            log.as_bytes(),
+        )?;
     }
     for (owner, entries) in &t.scratch {
         for e in entries {
             match e {
                 SnapshotEntry::Dir(p) => archive.mkdir(&format!("scratch/{owner}/{p}"))?,
-                SnapshotEntry::File(p, data) => archive.write(&format!("scratch/{owner}/{p}"), data)?,
+                SnapshotEntry::File(p, data) => {
+                    archive.write(&format!("scratch/{owner}/{p}"), data)?
+                }
                 // Never recreated on the host: recorded as text.
-                SnapshotEntry::Symlink(p, target) => archive.write(&format!("scratch/{owner}/{p}.symlink"), target.as_bytes())?,
+                SnapshotEntry::Symlink(p, target) => {
+                    archive.write(&format!("scratch/{owner}/{p}.symlink"), target.as_bytes())?
+                }
             }
         }
     }

@@ -7,7 +7,12 @@ use super::state::{CallResult, HostState, Stop};
 use crate::sandbox::errno::Errno;
 use rand_core::RngCore;
 
-pub(crate) fn args_sizes_get(st: &mut HostState, mem: &mut Mem, count: u32, size: u32) -> CallResult {
+pub(crate) fn args_sizes_get(
+    st: &mut HostState,
+    mem: &mut Mem,
+    count: u32,
+    size: u32,
+) -> CallResult {
     let bytes: usize = st.args.iter().map(|a| a.len() + 1).sum();
     mem.write_u32(count, st.args.len() as u32)?;
     mem.write_u32(size, bytes as u32)?;
@@ -87,7 +92,14 @@ fn read_sub(mem: &Mem, at: u32) -> Result<Sub, Errno> {
     })
 }
 
-fn write_event(mem: &mut Mem, at: u32, userdata: u64, error: Errno, kind: u8, nbytes: u64) -> Result<(), Errno> {
+fn write_event(
+    mem: &mut Mem,
+    at: u32,
+    userdata: u64,
+    error: Errno,
+    kind: u8,
+    nbytes: u64,
+) -> Result<(), Errno> {
     let mut b = [0u8; EVENT_SIZE as usize];
     b[0..8].copy_from_slice(&userdata.to_le_bytes());
     b[8..10].copy_from_slice(&(error.raw() as u16).to_le_bytes());
@@ -98,7 +110,14 @@ fn write_event(mem: &mut Mem, at: u32, userdata: u64, error: Errno, kind: u8, nb
 
 /// `poll_oneoff` never blocks: descriptors are always ready (everything is in memory), and a
 /// clock subscription is satisfied by advancing the virtual clock to its deadline at once.
-pub(crate) fn poll_oneoff(st: &mut HostState, mem: &mut Mem, input: u32, output: u32, n: u32, out_n: u32) -> CallResult {
+pub(crate) fn poll_oneoff(
+    st: &mut HostState,
+    mem: &mut Mem,
+    input: u32,
+    output: u32,
+    n: u32,
+    out_n: u32,
+) -> CallResult {
     if n == 0 || n > MAX_SUBSCRIPTIONS {
         return Err(Errno::Inval.into());
     }
@@ -108,10 +127,15 @@ pub(crate) fn poll_oneoff(st: &mut HostState, mem: &mut Mem, input: u32, output:
     // Make sure the whole output array is writable before writing any event.
     mem.slice(output, n * EVENT_SIZE)?;
     let mut events = 0u32;
-    for s in subs.iter().filter(|s| s.tag == EVENTTYPE_FD_READ || s.tag == EVENTTYPE_FD_WRITE) {
+    for s in subs
+        .iter()
+        .filter(|s| s.tag == EVENTTYPE_FD_READ || s.tag == EVENTTYPE_FD_WRITE)
+    {
         let (err, nbytes) = match (st.fds.get(s.fd), s.tag) {
             (Err(e), _) => (e, 0),
-            (Ok(Fd::Stdin), EVENTTYPE_FD_READ) => (Errno::Success, (st.stdin.len() - st.stdin_pos) as u64),
+            (Ok(Fd::Stdin), EVENTTYPE_FD_READ) => {
+                (Errno::Success, (st.stdin.len() - st.stdin_pos) as u64)
+            }
             (Ok(Fd::File { node, pos, .. }), EVENTTYPE_FD_READ) => {
                 let len = st.fs()?.file_len(node).unwrap_or(0);
                 (Errno::Success, len.saturating_sub(pos))
@@ -119,7 +143,14 @@ pub(crate) fn poll_oneoff(st: &mut HostState, mem: &mut Mem, input: u32, output:
             (Ok(Fd::Dir { .. }), _) => (Errno::Badf, 0),
             _ => (Errno::Success, 0),
         };
-        write_event(mem, output + events * EVENT_SIZE, s.userdata, err, s.tag, nbytes)?;
+        write_event(
+            mem,
+            output + events * EVENT_SIZE,
+            s.userdata,
+            err,
+            s.tag,
+            nbytes,
+        )?;
         events += 1;
     }
     if events == 0 {
@@ -146,7 +177,14 @@ pub(crate) fn poll_oneoff(st: &mut HostState, mem: &mut Mem, input: u32, output:
                 Err(e) => (true, *e),
             };
             if fired {
-                write_event(mem, output + events * EVENT_SIZE, s.userdata, err, EVENTTYPE_CLOCK, 0)?;
+                write_event(
+                    mem,
+                    output + events * EVENT_SIZE,
+                    s.userdata,
+                    err,
+                    EVENTTYPE_CLOCK,
+                    0,
+                )?;
                 events += 1;
             }
         }

@@ -10,9 +10,18 @@ pub(crate) enum Fd {
     Stdout,
     Stderr,
     /// A directory; `preopen` marks the root handed to the guest at start.
-    Dir { node: NodeId, preopen: bool },
+    Dir {
+        node: NodeId,
+        preopen: bool,
+    },
     /// A regular file with its position and access mode.
-    File { node: NodeId, pos: u64, read: bool, write: bool, append: bool },
+    File {
+        node: NodeId,
+        pos: u64,
+        read: bool,
+        write: bool,
+        append: bool,
+    },
 }
 
 /// Descriptors by number; the lowest free number is reused first, as POSIX does.
@@ -28,10 +37,17 @@ impl FdTable {
     pub fn new(with_root: bool, root: NodeId, max_open: u32) -> Self {
         let mut slots = vec![Some(Fd::Stdin), Some(Fd::Stdout), Some(Fd::Stderr)];
         if with_root {
-            slots.push(Some(Fd::Dir { node: root, preopen: true }));
+            slots.push(Some(Fd::Dir {
+                node: root,
+                preopen: true,
+            }));
         }
         let open = slots.len() as u32;
-        FdTable { slots, open, max_open }
+        FdTable {
+            slots,
+            open,
+            max_open,
+        }
     }
 
     pub fn get(&self, fd: i32) -> Result<Fd, Errno> {

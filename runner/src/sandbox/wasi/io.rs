@@ -38,12 +38,18 @@ fn capped_total(iovs: &[(u32, u32)], cap: u32) -> u64 {
 }
 
 /// Gather the bytes a write passes, up to the per-call cap.
-fn gather<'m>(mem: &'m Mem, iovs: &[(u32, u32)], cap: u32) -> Result<std::borrow::Cow<'m, [u8]>, Errno> {
+fn gather<'m>(
+    mem: &'m Mem,
+    iovs: &[(u32, u32)],
+    cap: u32,
+) -> Result<std::borrow::Cow<'m, [u8]>, Errno> {
     let total = capped_total(iovs, cap) as usize;
     let nonempty: Vec<_> = iovs.iter().filter(|&&(_, l)| l > 0).collect();
     if nonempty.len() == 1 {
         let &&(p, l) = &nonempty[0];
-        return Ok(std::borrow::Cow::Borrowed(mem.slice(p, l.min(total as u32))?));
+        return Ok(std::borrow::Cow::Borrowed(
+            mem.slice(p, l.min(total as u32))?,
+        ));
     }
     let mut buf = Vec::with_capacity(total);
     for &(p, l) in iovs {
@@ -56,7 +62,13 @@ fn gather<'m>(mem: &'m Mem, iovs: &[(u32, u32)], cap: u32) -> Result<std::borrow
     Ok(std::borrow::Cow::Owned(buf))
 }
 
-fn write_to(st: &mut HostState, mem: &Mem, fd: i32, iovs: &[(u32, u32)], at: Option<u64>) -> Result<u64, Fail> {
+fn write_to(
+    st: &mut HostState,
+    mem: &Mem,
+    fd: i32,
+    iovs: &[(u32, u32)],
+    at: Option<u64>,
+) -> Result<u64, Fail> {
     let cap = st.limits.io_bytes_per_call;
     match st.fds.get(fd)? {
         Fd::Stdout => {
@@ -83,7 +95,13 @@ fn write_to(st: &mut HostState, mem: &Mem, fd: i32, iovs: &[(u32, u32)], at: Opt
             st.charge_bytes(total);
             Ok(total)
         }
-        Fd::File { node, pos, write, append, .. } => {
+        Fd::File {
+            node,
+            pos,
+            write,
+            append,
+            ..
+        } => {
             if !write {
                 return Err(Errno::Badf.into());
             }
@@ -111,14 +129,29 @@ fn write_to(st: &mut HostState, mem: &Mem, fd: i32, iovs: &[(u32, u32)], at: Opt
     }
 }
 
-pub(crate) fn fd_write(st: &mut HostState, mem: &mut Mem, fd: i32, iovs: u32, n: u32, out: u32) -> CallResult {
+pub(crate) fn fd_write(
+    st: &mut HostState,
+    mem: &mut Mem,
+    fd: i32,
+    iovs: u32,
+    n: u32,
+    out: u32,
+) -> CallResult {
     let list = mem.iovecs(iovs, n)?;
     let written = write_to(st, mem, fd, &list, None)?;
     mem.write_u32(out, written as u32)?;
     Ok(())
 }
 
-pub(crate) fn fd_pwrite(st: &mut HostState, mem: &mut Mem, fd: i32, iovs: u32, n: u32, offset: u64, out: u32) -> CallResult {
+pub(crate) fn fd_pwrite(
+    st: &mut HostState,
+    mem: &mut Mem,
+    fd: i32,
+    iovs: u32,
+    n: u32,
+    offset: u64,
+    out: u32,
+) -> CallResult {
     match st.fds.get(fd)? {
         Fd::File { .. } => {}
         Fd::Dir { .. } => return Err(Errno::Isdir.into()),
@@ -131,7 +164,13 @@ pub(crate) fn fd_pwrite(st: &mut HostState, mem: &mut Mem, fd: i32, iovs: u32, n
 }
 
 /// Read into the iovecs from a file node at `offset`; returns bytes read.
-fn read_file(st: &mut HostState, mem: &mut Mem, node: NodeId, mut offset: u64, list: &[(u32, u32)]) -> Result<u64, Errno> {
+fn read_file(
+    st: &mut HostState,
+    mem: &mut Mem,
+    node: NodeId,
+    mut offset: u64,
+    list: &[(u32, u32)],
+) -> Result<u64, Errno> {
     let mut budget = st.limits.io_bytes_per_call as u64;
     let mut total = 0u64;
     let fs = st.fs.as_mut().ok_or(Errno::Badf)?;
@@ -153,7 +192,14 @@ fn read_file(st: &mut HostState, mem: &mut Mem, node: NodeId, mut offset: u64, l
     Ok(total)
 }
 
-pub(crate) fn fd_read(st: &mut HostState, mem: &mut Mem, fd: i32, iovs: u32, n: u32, out: u32) -> CallResult {
+pub(crate) fn fd_read(
+    st: &mut HostState,
+    mem: &mut Mem,
+    fd: i32,
+    iovs: u32,
+    n: u32,
+    out: u32,
+) -> CallResult {
     let list = mem.iovecs(iovs, n)?;
     let got = match st.fds.get(fd)? {
         Fd::Stdin => {
@@ -171,7 +217,9 @@ pub(crate) fn fd_read(st: &mut HostState, mem: &mut Mem, fd: i32, iovs: u32, n: 
             st.charge_bytes(total);
             total
         }
-        Fd::File { node, pos, read, .. } => {
+        Fd::File {
+            node, pos, read, ..
+        } => {
             if !read {
                 return Err(Errno::Badf.into());
             }
@@ -188,10 +236,20 @@ pub(crate) fn fd_read(st: &mut HostState, mem: &mut Mem, fd: i32, iovs: u32, n: 
     Ok(())
 }
 
-pub(crate) fn fd_pread(st: &mut HostState, mem: &mut Mem, fd: i32, iovs: u32, n: u32, offset: u64, out: u32) -> CallResult {
+pub(crate) fn fd_pread(
+    st: &mut HostState,
+    mem: &mut Mem,
+    fd: i32,
+    iovs: u32,
+    n: u32,
+    offset: u64,
+    out: u32,
+) -> CallResult {
     let list = mem.iovecs(iovs, n)?;
     let got = match st.fds.get(fd)? {
-        Fd::File { node, read: true, .. } => read_file(st, mem, node, offset, &list)?,
+        Fd::File {
+            node, read: true, ..
+        } => read_file(st, mem, node, offset, &list)?,
         Fd::File { .. } => return Err(Errno::Badf.into()),
         Fd::Dir { .. } => return Err(Errno::Isdir.into()),
         _ => return Err(Errno::Spipe.into()),
@@ -200,7 +258,14 @@ pub(crate) fn fd_pread(st: &mut HostState, mem: &mut Mem, fd: i32, iovs: u32, n:
     Ok(())
 }
 
-pub(crate) fn fd_seek(st: &mut HostState, mem: &mut Mem, fd: i32, delta: i64, whence: u8, out: u32) -> CallResult {
+pub(crate) fn fd_seek(
+    st: &mut HostState,
+    mem: &mut Mem,
+    fd: i32,
+    delta: i64,
+    whence: u8,
+    out: u32,
+) -> CallResult {
     let (node, cur) = match st.fds.get(fd)? {
         Fd::File { node, pos, .. } => (node, pos),
         Fd::Dir { .. } => return Err(Errno::Badf.into()),
@@ -253,9 +318,19 @@ pub(crate) fn fd_advise(st: &mut HostState, fd: i32, advice: u8) -> CallResult {
 
 pub(crate) fn fd_fdstat_get(st: &mut HostState, mem: &mut Mem, fd: i32, out: u32) -> CallResult {
     let (filetype, flags, base, inheriting) = match st.fds.get(fd)? {
-        Fd::Stdin | Fd::Stdout | Fd::Stderr => (FILETYPE_UNKNOWN, 0, FILE_RIGHTS & !(RIGHT_FD_SEEK | RIGHT_FD_TELL), 0),
+        Fd::Stdin | Fd::Stdout | Fd::Stderr => (
+            FILETYPE_UNKNOWN,
+            0,
+            FILE_RIGHTS & !(RIGHT_FD_SEEK | RIGHT_FD_TELL),
+            0,
+        ),
         Fd::Dir { .. } => (FILETYPE_DIRECTORY, 0, ALL_RIGHTS, ALL_RIGHTS),
-        Fd::File { read, write, append, .. } => {
+        Fd::File {
+            read,
+            write,
+            append,
+            ..
+        } => {
             let mut rights = FILE_RIGHTS;
             if !read {
                 rights &= !RIGHT_FD_READ;
@@ -263,7 +338,12 @@ pub(crate) fn fd_fdstat_get(st: &mut HostState, mem: &mut Mem, fd: i32, out: u32
             if !write {
                 rights &= !RIGHT_FD_WRITE;
             }
-            (FILETYPE_REGULAR_FILE, if append { FDFLAG_APPEND } else { 0 }, rights, 0)
+            (
+                FILETYPE_REGULAR_FILE,
+                if append { FDFLAG_APPEND } else { 0 },
+                rights,
+                0,
+            )
         }
     };
     let mut b = [0u8; FDSTAT_SIZE as usize];
@@ -320,7 +400,9 @@ fn stale(e: Errno) -> Errno {
 
 pub(crate) fn fd_filestat_set_size(st: &mut HostState, fd: i32, size: u64) -> CallResult {
     match st.fds.get(fd)? {
-        Fd::File { node, write: true, .. } => {
+        Fd::File {
+            node, write: true, ..
+        } => {
             let fs = st.fs_now()?;
             let old = fs.file_len(node).map_err(stale)?;
             fs.set_len(node, size)?;
@@ -336,7 +418,9 @@ pub(crate) fn fd_filestat_set_size(st: &mut HostState, fd: i32, size: u64) -> Ca
 
 pub(crate) fn fd_allocate(st: &mut HostState, fd: i32, offset: u64, len: u64) -> CallResult {
     match st.fds.get(fd)? {
-        Fd::File { node, write: true, .. } => {
+        Fd::File {
+            node, write: true, ..
+        } => {
             let end = offset.checked_add(len).ok_or(Errno::Fbig)?;
             let fs = st.fs_now()?;
             let old = fs.file_len(node).map_err(stale)?;
@@ -353,7 +437,12 @@ pub(crate) fn fd_allocate(st: &mut HostState, fd: i32, offset: u64, len: u64) ->
 }
 
 /// Resolve `fst_flags` into the times to set, against the virtual clock.
-pub(crate) fn times(st: &HostState, atim: u64, mtim: u64, flags: u16) -> Result<(Option<u64>, Option<u64>), Errno> {
+pub(crate) fn times(
+    st: &HostState,
+    atim: u64,
+    mtim: u64,
+    flags: u16,
+) -> Result<(Option<u64>, Option<u64>), Errno> {
     if flags & !(FST_ATIM | FST_ATIM_NOW | FST_MTIM | FST_MTIM_NOW) != 0
         || (flags & FST_ATIM != 0 && flags & FST_ATIM_NOW != 0)
         || (flags & FST_MTIM != 0 && flags & FST_MTIM_NOW != 0)
@@ -361,12 +450,30 @@ pub(crate) fn times(st: &HostState, atim: u64, mtim: u64, flags: u16) -> Result<
         return Err(Errno::Inval);
     }
     let now = st.realtime_ns();
-    let a = if flags & FST_ATIM_NOW != 0 { Some(now) } else if flags & FST_ATIM != 0 { Some(atim) } else { None };
-    let m = if flags & FST_MTIM_NOW != 0 { Some(now) } else if flags & FST_MTIM != 0 { Some(mtim) } else { None };
+    let a = if flags & FST_ATIM_NOW != 0 {
+        Some(now)
+    } else if flags & FST_ATIM != 0 {
+        Some(atim)
+    } else {
+        None
+    };
+    let m = if flags & FST_MTIM_NOW != 0 {
+        Some(now)
+    } else if flags & FST_MTIM != 0 {
+        Some(mtim)
+    } else {
+        None
+    };
     Ok((a, m))
 }
 
-pub(crate) fn fd_filestat_set_times(st: &mut HostState, fd: i32, atim: u64, mtim: u64, flags: u16) -> CallResult {
+pub(crate) fn fd_filestat_set_times(
+    st: &mut HostState,
+    fd: i32,
+    atim: u64,
+    mtim: u64,
+    flags: u16,
+) -> CallResult {
     let (a, m) = times(st, atim, mtim, flags)?;
     match st.fds.get(fd)? {
         Fd::Dir { node, .. } | Fd::File { node, .. } => {
@@ -388,7 +495,13 @@ pub(crate) fn fd_prestat_get(st: &mut HostState, mem: &mut Mem, fd: i32, out: u3
     }
 }
 
-pub(crate) fn fd_prestat_dir_name(st: &mut HostState, mem: &mut Mem, fd: i32, ptr: u32, len: u32) -> CallResult {
+pub(crate) fn fd_prestat_dir_name(
+    st: &mut HostState,
+    mem: &mut Mem,
+    fd: i32,
+    ptr: u32,
+    len: u32,
+) -> CallResult {
     match st.fds.get(fd)? {
         Fd::Dir { preopen: true, .. } => {
             if len < 1 {
@@ -401,7 +514,15 @@ pub(crate) fn fd_prestat_dir_name(st: &mut HostState, mem: &mut Mem, fd: i32, pt
     }
 }
 
-pub(crate) fn fd_readdir(st: &mut HostState, mem: &mut Mem, fd: i32, buf: u32, len: u32, cookie: u64, out: u32) -> CallResult {
+pub(crate) fn fd_readdir(
+    st: &mut HostState,
+    mem: &mut Mem,
+    fd: i32,
+    buf: u32,
+    len: u32,
+    cookie: u64,
+    out: u32,
+) -> CallResult {
     let node = match st.fds.get(fd)? {
         Fd::Dir { node, .. } => node,
         Fd::File { .. } => return Err(Errno::Notdir.into()),
@@ -410,7 +531,11 @@ pub(crate) fn fd_readdir(st: &mut HostState, mem: &mut Mem, fd: i32, buf: u32, l
     let entries = st.fs()?.list_dir(node).map_err(stale)?;
     let dest = mem.slice_mut(buf, len)?;
     let mut used = 0usize;
-    for (i, e) in entries.iter().enumerate().skip(cookie.min(usize::MAX as u64) as usize) {
+    for (i, e) in entries
+        .iter()
+        .enumerate()
+        .skip(cookie.min(usize::MAX as u64) as usize)
+    {
         let mut header = [0u8; DIRENT_HEADER_SIZE];
         header[0..8].copy_from_slice(&(i as u64 + 1).to_le_bytes());
         header[8..16].copy_from_slice(&e.ino.to_le_bytes());

@@ -50,16 +50,13 @@ impl Mem<'_> {
     }
 
     pub fn write(&mut self, ptr: u32, bytes: &[u8]) -> Result<(), Errno> {
-        self.slice_mut(ptr, bytes.len() as u32)?.copy_from_slice(bytes);
+        self.slice_mut(ptr, bytes.len() as u32)?
+            .copy_from_slice(bytes);
         Ok(())
     }
 
     pub fn write_u8(&mut self, ptr: u32, v: u8) -> Result<(), Errno> {
         self.write(ptr, &[v])
-    }
-
-    pub fn write_u16(&mut self, ptr: u32, v: u16) -> Result<(), Errno> {
-        self.write(ptr, &v.to_le_bytes())
     }
 
     pub fn write_u32(&mut self, ptr: u32, v: u32) -> Result<(), Errno> {

@@ -69,99 +69,229 @@ pub(crate) fn add_to_linker(linker: &mut Linker<HostState>) -> wasmtime::Result<
     l.func_wrap(MODULE, "args_sizes_get", |mut c: C, n: u32, size: u32| {
         call(&mut c, |st, m| env::args_sizes_get(st, m, n, size))
     })?;
-    l.func_wrap(MODULE, "environ_get", |mut c: C, _env: u32, _buf: u32| call(&mut c, |_, _| Ok(())))?;
-    l.func_wrap(MODULE, "environ_sizes_get", |mut c: C, n: u32, size: u32| {
-        call(&mut c, |_, m| env::environ_sizes_get(m, n, size))
+    l.func_wrap(MODULE, "environ_get", |mut c: C, _env: u32, _buf: u32| {
+        call(&mut c, |_, _| Ok(()))
     })?;
+    l.func_wrap(
+        MODULE,
+        "environ_sizes_get",
+        |mut c: C, n: u32, size: u32| call(&mut c, |_, m| env::environ_sizes_get(m, n, size)),
+    )?;
     l.func_wrap(MODULE, "clock_res_get", |mut c: C, id: u32, out: u32| {
         call(&mut c, |_, m| env::clock_res_get(m, id, out))
     })?;
-    l.func_wrap(MODULE, "clock_time_get", |mut c: C, id: u32, _precision: u64, out: u32| {
-        call(&mut c, |st, m| env::clock_time_get(st, m, id, out))
+    l.func_wrap(
+        MODULE,
+        "clock_time_get",
+        |mut c: C, id: u32, _precision: u64, out: u32| {
+            call(&mut c, |st, m| env::clock_time_get(st, m, id, out))
+        },
+    )?;
+    l.func_wrap(
+        MODULE,
+        "fd_advise",
+        |mut c: C, fd: u32, _off: u64, _len: u64, advice: u32| {
+            call(&mut c, |st, _| {
+                io::fd_advise(st, fd as i32, advice.min(255) as u8)
+            })
+        },
+    )?;
+    l.func_wrap(
+        MODULE,
+        "fd_allocate",
+        |mut c: C, fd: u32, off: u64, len: u64| {
+            call(&mut c, |st, _| io::fd_allocate(st, fd as i32, off, len))
+        },
+    )?;
+    l.func_wrap(MODULE, "fd_close", |mut c: C, fd: u32| {
+        call(&mut c, |st, _| io::fd_close(st, fd as i32))
     })?;
-    l.func_wrap(MODULE, "fd_advise", |mut c: C, fd: u32, _off: u64, _len: u64, advice: u32| {
-        call(&mut c, |st, _| io::fd_advise(st, fd as i32, advice.min(255) as u8))
+    l.func_wrap(MODULE, "fd_datasync", |mut c: C, fd: u32| {
+        call(&mut c, |st, _| io::fd_sync(st, fd as i32))
     })?;
-    l.func_wrap(MODULE, "fd_allocate", |mut c: C, fd: u32, off: u64, len: u64| {
-        call(&mut c, |st, _| io::fd_allocate(st, fd as i32, off, len))
-    })?;
-    l.func_wrap(MODULE, "fd_close", |mut c: C, fd: u32| call(&mut c, |st, _| io::fd_close(st, fd as i32)))?;
-    l.func_wrap(MODULE, "fd_datasync", |mut c: C, fd: u32| call(&mut c, |st, _| io::fd_sync(st, fd as i32)))?;
     l.func_wrap(MODULE, "fd_fdstat_get", |mut c: C, fd: u32, out: u32| {
         call(&mut c, |st, m| io::fd_fdstat_get(st, m, fd as i32, out))
     })?;
-    l.func_wrap(MODULE, "fd_fdstat_set_flags", |mut c: C, fd: u32, flags: u32| {
-        call(&mut c, |st, _| io::fd_fdstat_set_flags(st, fd as i32, u16_arg(flags)?))
-    })?;
-    l.func_wrap(MODULE, "fd_fdstat_set_rights", |mut c: C, fd: u32, _base: u64, _inh: u64| {
-        call(&mut c, |st, _| io::fd_fdstat_set_rights(st, fd as i32))
-    })?;
+    l.func_wrap(
+        MODULE,
+        "fd_fdstat_set_flags",
+        |mut c: C, fd: u32, flags: u32| {
+            call(&mut c, |st, _| {
+                io::fd_fdstat_set_flags(st, fd as i32, u16_arg(flags)?)
+            })
+        },
+    )?;
+    l.func_wrap(
+        MODULE,
+        "fd_fdstat_set_rights",
+        |mut c: C, fd: u32, _base: u64, _inh: u64| {
+            call(&mut c, |st, _| io::fd_fdstat_set_rights(st, fd as i32))
+        },
+    )?;
     l.func_wrap(MODULE, "fd_filestat_get", |mut c: C, fd: u32, out: u32| {
         call(&mut c, |st, m| io::fd_filestat_get(st, m, fd as i32, out))
     })?;
-    l.func_wrap(MODULE, "fd_filestat_set_size", |mut c: C, fd: u32, size: u64| {
-        call(&mut c, |st, _| io::fd_filestat_set_size(st, fd as i32, size))
-    })?;
-    l.func_wrap(MODULE, "fd_filestat_set_times", |mut c: C, fd: u32, atim: u64, mtim: u64, flags: u32| {
-        call(&mut c, |st, _| io::fd_filestat_set_times(st, fd as i32, atim, mtim, u16_arg(flags)?))
-    })?;
-    l.func_wrap(MODULE, "fd_pread", |mut c: C, fd: u32, iovs: u32, n: u32, off: u64, out: u32| {
-        call(&mut c, |st, m| io::fd_pread(st, m, fd as i32, iovs, n, off, out))
-    })?;
+    l.func_wrap(
+        MODULE,
+        "fd_filestat_set_size",
+        |mut c: C, fd: u32, size: u64| {
+            call(&mut c, |st, _| {
+                io::fd_filestat_set_size(st, fd as i32, size)
+            })
+        },
+    )?;
+    l.func_wrap(
+        MODULE,
+        "fd_filestat_set_times",
+        |mut c: C, fd: u32, atim: u64, mtim: u64, flags: u32| {
+            call(&mut c, |st, _| {
+                io::fd_filestat_set_times(st, fd as i32, atim, mtim, u16_arg(flags)?)
+            })
+        },
+    )?;
+    l.func_wrap(
+        MODULE,
+        "fd_pread",
+        |mut c: C, fd: u32, iovs: u32, n: u32, off: u64, out: u32| {
+            call(&mut c, |st, m| {
+                io::fd_pread(st, m, fd as i32, iovs, n, off, out)
+            })
+        },
+    )?;
     l.func_wrap(MODULE, "fd_prestat_get", |mut c: C, fd: u32, out: u32| {
         call(&mut c, |st, m| io::fd_prestat_get(st, m, fd as i32, out))
     })?;
-    l.func_wrap(MODULE, "fd_prestat_dir_name", |mut c: C, fd: u32, p: u32, len: u32| {
-        call(&mut c, |st, m| io::fd_prestat_dir_name(st, m, fd as i32, p, len))
-    })?;
-    l.func_wrap(MODULE, "fd_pwrite", |mut c: C, fd: u32, iovs: u32, n: u32, off: u64, out: u32| {
-        call(&mut c, |st, m| io::fd_pwrite(st, m, fd as i32, iovs, n, off, out))
-    })?;
-    l.func_wrap(MODULE, "fd_read", |mut c: C, fd: u32, iovs: u32, n: u32, out: u32| {
-        call(&mut c, |st, m| io::fd_read(st, m, fd as i32, iovs, n, out))
-    })?;
-    l.func_wrap(MODULE, "fd_readdir", |mut c: C, fd: u32, buf: u32, len: u32, cookie: u64, out: u32| {
-        call(&mut c, |st, m| io::fd_readdir(st, m, fd as i32, buf, len, cookie, out))
-    })?;
+    l.func_wrap(
+        MODULE,
+        "fd_prestat_dir_name",
+        |mut c: C, fd: u32, p: u32, len: u32| {
+            call(&mut c, |st, m| {
+                io::fd_prestat_dir_name(st, m, fd as i32, p, len)
+            })
+        },
+    )?;
+    l.func_wrap(
+        MODULE,
+        "fd_pwrite",
+        |mut c: C, fd: u32, iovs: u32, n: u32, off: u64, out: u32| {
+            call(&mut c, |st, m| {
+                io::fd_pwrite(st, m, fd as i32, iovs, n, off, out)
+            })
+        },
+    )?;
+    l.func_wrap(
+        MODULE,
+        "fd_read",
+        |mut c: C, fd: u32, iovs: u32, n: u32, out: u32| {
+            call(&mut c, |st, m| io::fd_read(st, m, fd as i32, iovs, n, out))
+        },
+    )?;
+    l.func_wrap(
+        MODULE,
+        "fd_readdir",
+        |mut c: C, fd: u32, buf: u32, len: u32, cookie: u64, out: u32| {
+            call(&mut c, |st, m| {
+                io::fd_readdir(st, m, fd as i32, buf, len, cookie, out)
+            })
+        },
+    )?;
     l.func_wrap(MODULE, "fd_renumber", |mut c: C, from: u32, to: u32| {
         call(&mut c, |st, _| io::fd_renumber(st, from as i32, to as i32))
     })?;
-    l.func_wrap(MODULE, "fd_seek", |mut c: C, fd: u32, delta: i64, whence: u32, out: u32| {
-        call(&mut c, |st, m| io::fd_seek(st, m, fd as i32, delta, whence.min(255) as u8, out))
+    l.func_wrap(
+        MODULE,
+        "fd_seek",
+        |mut c: C, fd: u32, delta: i64, whence: u32, out: u32| {
+            call(&mut c, |st, m| {
+                io::fd_seek(st, m, fd as i32, delta, whence.min(255) as u8, out)
+            })
+        },
+    )?;
+    l.func_wrap(MODULE, "fd_sync", |mut c: C, fd: u32| {
+        call(&mut c, |st, _| io::fd_sync(st, fd as i32))
     })?;
-    l.func_wrap(MODULE, "fd_sync", |mut c: C, fd: u32| call(&mut c, |st, _| io::fd_sync(st, fd as i32)))?;
     l.func_wrap(MODULE, "fd_tell", |mut c: C, fd: u32, out: u32| {
         call(&mut c, |st, m| io::fd_tell(st, m, fd as i32, out))
     })?;
-    l.func_wrap(MODULE, "fd_write", |mut c: C, fd: u32, iovs: u32, n: u32, out: u32| {
-        call(&mut c, |st, m| io::fd_write(st, m, fd as i32, iovs, n, out))
-    })?;
-    l.func_wrap(MODULE, "path_create_directory", |mut c: C, fd: u32, p: u32, len: u32| {
-        call(&mut c, |st, m| path::path_create_directory(st, m, fd as i32, p, len))
-    })?;
-    l.func_wrap(MODULE, "path_filestat_get", |mut c: C, fd: u32, flags: u32, p: u32, len: u32, out: u32| {
-        call(&mut c, |st, m| path::path_filestat_get(st, m, fd as i32, flags, p, len, out))
-    })?;
+    l.func_wrap(
+        MODULE,
+        "fd_write",
+        |mut c: C, fd: u32, iovs: u32, n: u32, out: u32| {
+            call(&mut c, |st, m| io::fd_write(st, m, fd as i32, iovs, n, out))
+        },
+    )?;
+    l.func_wrap(
+        MODULE,
+        "path_create_directory",
+        |mut c: C, fd: u32, p: u32, len: u32| {
+            call(&mut c, |st, m| {
+                path::path_create_directory(st, m, fd as i32, p, len)
+            })
+        },
+    )?;
+    l.func_wrap(
+        MODULE,
+        "path_filestat_get",
+        |mut c: C, fd: u32, flags: u32, p: u32, len: u32, out: u32| {
+            call(&mut c, |st, m| {
+                path::path_filestat_get(st, m, fd as i32, flags, p, len, out)
+            })
+        },
+    )?;
     l.func_wrap(
         MODULE,
         "path_filestat_set_times",
         |mut c: C, fd: u32, flags: u32, p: u32, len: u32, atim: u64, mtim: u64, fst: u32| {
-            call(&mut c, |st, m| path::path_filestat_set_times(st, m, fd as i32, flags, p, len, atim, mtim, u16_arg(fst)?))
+            call(&mut c, |st, m| {
+                path::path_filestat_set_times(
+                    st,
+                    m,
+                    fd as i32,
+                    flags,
+                    p,
+                    len,
+                    atim,
+                    mtim,
+                    u16_arg(fst)?,
+                )
+            })
         },
     )?;
     l.func_wrap(
         MODULE,
         "path_link",
         |mut c: C, fd: u32, _flags: u32, _p: u32, _len: u32, new_fd: u32, _np: u32, _nlen: u32| {
-            call(&mut c, |st, _| path::path_link(st, fd as i32, new_fd as i32))
+            call(&mut c, |st, _| {
+                path::path_link(st, fd as i32, new_fd as i32)
+            })
         },
     )?;
     l.func_wrap(
         MODULE,
         "path_open",
-        |mut c: C, fd: u32, lookup: u32, p: u32, len: u32, oflags: u32, base: u64, _inh: u64, fdflags: u32, out: u32| {
+        |mut c: C,
+         fd: u32,
+         lookup: u32,
+         p: u32,
+         len: u32,
+         oflags: u32,
+         base: u64,
+         _inh: u64,
+         fdflags: u32,
+         out: u32| {
             call(&mut c, |st, m| {
-                path::path_open(st, m, fd as i32, lookup, p, len, u16_arg(oflags)?, base, u16_arg(fdflags)?, out)
+                path::path_open(
+                    st,
+                    m,
+                    fd as i32,
+                    lookup,
+                    p,
+                    len,
+                    u16_arg(oflags)?,
+                    base,
+                    u16_arg(fdflags)?,
+                    out,
+                )
             })
         },
     )?;
@@ -169,49 +299,91 @@ pub(crate) fn add_to_linker(linker: &mut Linker<HostState>) -> wasmtime::Result<
         MODULE,
         "path_readlink",
         |mut c: C, fd: u32, p: u32, len: u32, buf: u32, buf_len: u32, out: u32| {
-            call(&mut c, |st, m| path::path_readlink(st, m, fd as i32, p, len, buf, buf_len, out))
+            call(&mut c, |st, m| {
+                path::path_readlink(st, m, fd as i32, p, len, buf, buf_len, out)
+            })
         },
     )?;
-    l.func_wrap(MODULE, "path_remove_directory", |mut c: C, fd: u32, p: u32, len: u32| {
-        call(&mut c, |st, m| path::path_remove_directory(st, m, fd as i32, p, len))
-    })?;
+    l.func_wrap(
+        MODULE,
+        "path_remove_directory",
+        |mut c: C, fd: u32, p: u32, len: u32| {
+            call(&mut c, |st, m| {
+                path::path_remove_directory(st, m, fd as i32, p, len)
+            })
+        },
+    )?;
     l.func_wrap(
         MODULE,
         "path_rename",
         |mut c: C, fd: u32, p: u32, len: u32, new_fd: u32, np: u32, nlen: u32| {
-            call(&mut c, |st, m| path::path_rename(st, m, fd as i32, p, len, new_fd as i32, np, nlen))
+            call(&mut c, |st, m| {
+                path::path_rename(st, m, fd as i32, p, len, new_fd as i32, np, nlen)
+            })
         },
     )?;
-    l.func_wrap(MODULE, "path_symlink", |mut c: C, t: u32, tlen: u32, fd: u32, p: u32, len: u32| {
-        call(&mut c, |st, m| path::path_symlink(st, m, t, tlen, fd as i32, p, len))
-    })?;
-    l.func_wrap(MODULE, "path_unlink_file", |mut c: C, fd: u32, p: u32, len: u32| {
-        call(&mut c, |st, m| path::path_unlink_file(st, m, fd as i32, p, len))
-    })?;
-    l.func_wrap(MODULE, "poll_oneoff", |mut c: C, input: u32, output: u32, n: u32, out: u32| {
-        call(&mut c, |st, m| env::poll_oneoff(st, m, input, output, n, out))
-    })?;
-    l.func_wrap(MODULE, "proc_exit", |mut c: C, code: u32| -> wasmtime::Result<()> {
-        call(&mut c, |_, _| env::proc_exit(code)).map(|_| ())
-    })?;
+    l.func_wrap(
+        MODULE,
+        "path_symlink",
+        |mut c: C, t: u32, tlen: u32, fd: u32, p: u32, len: u32| {
+            call(&mut c, |st, m| {
+                path::path_symlink(st, m, t, tlen, fd as i32, p, len)
+            })
+        },
+    )?;
+    l.func_wrap(
+        MODULE,
+        "path_unlink_file",
+        |mut c: C, fd: u32, p: u32, len: u32| {
+            call(&mut c, |st, m| {
+                path::path_unlink_file(st, m, fd as i32, p, len)
+            })
+        },
+    )?;
+    l.func_wrap(
+        MODULE,
+        "poll_oneoff",
+        |mut c: C, input: u32, output: u32, n: u32, out: u32| {
+            call(&mut c, |st, m| {
+                env::poll_oneoff(st, m, input, output, n, out)
+            })
+        },
+    )?;
+    l.func_wrap(
+        MODULE,
+        "proc_exit",
+        |mut c: C, code: u32| -> wasmtime::Result<()> {
+            call(&mut c, |_, _| env::proc_exit(code)).map(|_| ())
+        },
+    )?;
     l.func_wrap(MODULE, "proc_raise", |mut c: C, _sig: u32| {
         call(&mut c, |_, _| Err(Errno::Nosys.into()))
     })?;
-    l.func_wrap(MODULE, "sched_yield", |mut c: C| call(&mut c, |_, _| Ok(())))?;
+    l.func_wrap(MODULE, "sched_yield", |mut c: C| {
+        call(&mut c, |_, _| Ok(()))
+    })?;
     l.func_wrap(MODULE, "random_get", |mut c: C, buf: u32, len: u32| {
         call(&mut c, |st, m| env::random_get(st, m, buf, len))
     })?;
-    l.func_wrap(MODULE, "sock_accept", |mut c: C, fd: u32, _flags: u32, _out: u32| {
-        call(&mut c, |st, _| env::sock(st, fd as i32))
-    })?;
+    l.func_wrap(
+        MODULE,
+        "sock_accept",
+        |mut c: C, fd: u32, _flags: u32, _out: u32| call(&mut c, |st, _| env::sock(st, fd as i32)),
+    )?;
     l.func_wrap(
         MODULE,
         "sock_recv",
-        |mut c: C, fd: u32, _d: u32, _dl: u32, _f: u32, _o1: u32, _o2: u32| call(&mut c, |st, _| env::sock(st, fd as i32)),
+        |mut c: C, fd: u32, _d: u32, _dl: u32, _f: u32, _o1: u32, _o2: u32| {
+            call(&mut c, |st, _| env::sock(st, fd as i32))
+        },
     )?;
-    l.func_wrap(MODULE, "sock_send", |mut c: C, fd: u32, _d: u32, _dl: u32, _f: u32, _o: u32| {
-        call(&mut c, |st, _| env::sock(st, fd as i32))
-    })?;
+    l.func_wrap(
+        MODULE,
+        "sock_send",
+        |mut c: C, fd: u32, _d: u32, _dl: u32, _f: u32, _o: u32| {
+            call(&mut c, |st, _| env::sock(st, fd as i32))
+        },
+    )?;
     l.func_wrap(MODULE, "sock_shutdown", |mut c: C, fd: u32, _how: u32| {
         call(&mut c, |st, _| env::sock(st, fd as i32))
     })?;

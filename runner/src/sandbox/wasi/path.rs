@@ -40,7 +40,9 @@ pub(crate) fn path_open(
 ) -> CallResult {
     let dir = dir_of(st, fd)?;
     let p = path(mem, ptr, len)?;
-    if oflags & !(OFLAG_CREAT | OFLAG_DIRECTORY | OFLAG_EXCL | OFLAG_TRUNC) != 0 || fdflags & !FDFLAGS_KNOWN != 0 {
+    if oflags & !(OFLAG_CREAT | OFLAG_DIRECTORY | OFLAG_EXCL | OFLAG_TRUNC) != 0
+        || fdflags & !FDFLAGS_KNOWN != 0
+    {
         return Err(Errno::Inval.into());
     }
     st.fds.check_room()?;
@@ -65,8 +67,17 @@ pub(crate) fn path_open(
     }
     let node = fs.open(dir, p, opts)?;
     let entry = match fs.stat(node)?.file_type {
-        FileType::Dir => Fd::Dir { node, preopen: false },
-        FileType::File => Fd::File { node, pos: 0, read, write, append },
+        FileType::Dir => Fd::Dir {
+            node,
+            preopen: false,
+        },
+        FileType::File => Fd::File {
+            node,
+            pos: 0,
+            read,
+            write,
+            append,
+        },
         FileType::Symlink => return Err(Errno::Loop.into()),
     };
     let new_fd = st.fds.insert(entry)?;
@@ -74,28 +85,54 @@ pub(crate) fn path_open(
     Ok(())
 }
 
-pub(crate) fn path_create_directory(st: &mut HostState, mem: &mut Mem, fd: i32, ptr: u32, len: u32) -> CallResult {
+pub(crate) fn path_create_directory(
+    st: &mut HostState,
+    mem: &mut Mem,
+    fd: i32,
+    ptr: u32,
+    len: u32,
+) -> CallResult {
     let dir = dir_of(st, fd)?;
     let p = path(mem, ptr, len)?;
     st.fs_now()?.mkdir(dir, p)?;
     Ok(())
 }
 
-pub(crate) fn path_remove_directory(st: &mut HostState, mem: &mut Mem, fd: i32, ptr: u32, len: u32) -> CallResult {
+pub(crate) fn path_remove_directory(
+    st: &mut HostState,
+    mem: &mut Mem,
+    fd: i32,
+    ptr: u32,
+    len: u32,
+) -> CallResult {
     let dir = dir_of(st, fd)?;
     let p = path(mem, ptr, len)?;
     st.fs_now()?.rmdir(dir, p)?;
     Ok(())
 }
 
-pub(crate) fn path_unlink_file(st: &mut HostState, mem: &mut Mem, fd: i32, ptr: u32, len: u32) -> CallResult {
+pub(crate) fn path_unlink_file(
+    st: &mut HostState,
+    mem: &mut Mem,
+    fd: i32,
+    ptr: u32,
+    len: u32,
+) -> CallResult {
     let dir = dir_of(st, fd)?;
     let p = path(mem, ptr, len)?;
     st.fs_now()?.unlink(dir, p)?;
     Ok(())
 }
 
-pub(crate) fn path_filestat_get(st: &mut HostState, mem: &mut Mem, fd: i32, lookup: u32, ptr: u32, len: u32, out: u32) -> CallResult {
+pub(crate) fn path_filestat_get(
+    st: &mut HostState,
+    mem: &mut Mem,
+    fd: i32,
+    lookup: u32,
+    ptr: u32,
+    len: u32,
+    out: u32,
+) -> CallResult {
     let dir = dir_of(st, fd)?;
     let p = path(mem, ptr, len)?;
     let fs = st.fs()?;
@@ -127,7 +164,16 @@ pub(crate) fn path_filestat_set_times(
 }
 
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn path_rename(st: &mut HostState, mem: &mut Mem, fd: i32, old: u32, old_len: u32, new_fd: i32, new: u32, new_len: u32) -> CallResult {
+pub(crate) fn path_rename(
+    st: &mut HostState,
+    mem: &mut Mem,
+    fd: i32,
+    old: u32,
+    old_len: u32,
+    new_fd: i32,
+    new: u32,
+    new_len: u32,
+) -> CallResult {
     let from_dir = dir_of(st, fd)?;
     let to_dir = dir_of(st, new_fd)?;
     let from = path(mem, old, old_len)?;
@@ -136,7 +182,15 @@ pub(crate) fn path_rename(st: &mut HostState, mem: &mut Mem, fd: i32, old: u32, 
     Ok(())
 }
 
-pub(crate) fn path_symlink(st: &mut HostState, mem: &mut Mem, target: u32, target_len: u32, fd: i32, ptr: u32, len: u32) -> CallResult {
+pub(crate) fn path_symlink(
+    st: &mut HostState,
+    mem: &mut Mem,
+    target: u32,
+    target_len: u32,
+    fd: i32,
+    ptr: u32,
+    len: u32,
+) -> CallResult {
     let dir = dir_of(st, fd)?;
     let t = path(mem, target, target_len)?;
     let p = path(mem, ptr, len)?;
@@ -145,7 +199,16 @@ pub(crate) fn path_symlink(st: &mut HostState, mem: &mut Mem, target: u32, targe
 }
 
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn path_readlink(st: &mut HostState, mem: &mut Mem, fd: i32, ptr: u32, len: u32, buf: u32, buf_len: u32, out: u32) -> CallResult {
+pub(crate) fn path_readlink(
+    st: &mut HostState,
+    mem: &mut Mem,
+    fd: i32,
+    ptr: u32,
+    len: u32,
+    buf: u32,
+    buf_len: u32,
+    out: u32,
+) -> CallResult {
     let dir = dir_of(st, fd)?;
     let p = path(mem, ptr, len)?;
     let target = st.fs()?.readlink(dir, p)?;
