@@ -1,0 +1,426 @@
+//! Gambler: "has a sophisticated strategy but trusts its gut when a situation isn't covered
+//! by its winning strategy. Tries to steal a lot and to coup/assassinate whenever possible."
+//!
+//! Written from that description (the original code is not available):
+//! - the covered situations follow rules: Coup when possible; Assassinate when possible
+//!   unless a Contessa is likely (bluffing the Assassin only while the opponent rarely
+//!   challenges and has two cards); Steal while the opponent has coins to take and its
+//!   Steals are not being blocked; block with cards it holds; challenge claims that cannot
+//!   be true; on its last card, call an Assassin that is probably a lie;
+//! - everything else is a gamble: each option gets a weight from the odds (how likely the
+//!   opponent holds the card it claims, by counting and its claims; how often it challenges
+//!   us), and Gambler draws a move with probability proportional to its weight squared.
+//!
+//! Statistician includes this file and plays the same strategy taking the heaviest option
+//! instead of drawing ([`Chooser::Argmax`]).
+
+use koth_guest::coup::{
+    run, Action, Card, ClaimKind, ClaimOutcome, Decision, Move, Phase, Player, State,
+};
+use koth_guest::Rng;
+
+/// How uncovered situations are settled.
+pub enum Chooser {
+    /// Draw an option with probability proportional to the square of its weight
+    /// (Gambler): its gut leans towards the odds, and a long shot stays a long shot.
+    Sample(Rng),
+    /// Take the heaviest option, the first on ties (Statistician).
+    Argmax,
+}
+
+impl Chooser {
+    /// Picks among `options` (move, weight); ignores illegal and weightless ones.
+    fn pick(&mut self, state: &State, options: &[(Move, f64)]) -> Option<Move> {
+        let options: Vec<(Move, f64)> = options
+            .iter()
+            .copied()
+            .filter(|&(mv, w)| state.can(mv) && w > 0.0)
+            .collect();
+        match self {
+            Chooser::Argmax => options
+                .iter()
+                .fold(None, |best: Option<(Move, f64)>, &(mv, w)| match best {
+                    Some((_, b)) if b >= w => best,
+                    _ => Some((mv, w)),
+                })
+                .map(|b| b.0),
+            Chooser::Sample(rng) => {
+                let total: f64 = options.iter().map(|o| o.1 * o.1).sum();
+                let mut roll = rng.unit() * total;
+                for &(mv, w) in &options {
+                    if roll < w * w {
+                        return Some(mv);
+                    }
+                    roll -= w * w;
+                }
+                options.last().map(|o| o.0)
+            }
+        }
+    }
+}
+
+/// The odds Gambler plays by.
+struct Odds {
+    /// P(the opponent holds at least one of each card).
+    holds: [f64; 5],
+    /// How often the opponent challenges our claims.
+    challenges: f64,
+}
+
+impl Odds {
+    fn of(state: &State) -> Odds {
+        let unseen = state.unseen();
+        let total = f64::from(unseen.total());
+        let mut holds = [0.0; 5];
+        for card in Card::ALL {
+            // Counting: the opponent's cards come from what we cannot see.
+            let copies = f64::from(unseen.get(card));
+            let mut none = 1.0;
+            for i in 0..state.opponent_card_count() {
+                let left = total - i as f64;
+                if left > 0.0 {
+                    none *= ((left - copies) / left).max(0.0);
+                }
+            }
+            let mut p: f64 = 1.0 - none;
+            // Its latest word on the card since it last changed hands: a claim makes it
+            // likelier, being caught without it rules it out.
+            match latest_claim(state, card) {
+                Some(ClaimOutcome::Caught) => p = 0.0,
+                Some(_) if p > 0.0 => p = p / (p + (1.0 - p) * 0.4),
+                _ => {}
+            }
+            holds[card.index()] = p;
+        }
+        let ours = state.my_claims();
+        let answered = ours
+            .iter()
+            .filter(|c| c.outcome != ClaimOutcome::Open)
+            .count() as f64;
+        let challenged = ours
+            .iter()
+            .filter(|c| matches!(c.outcome, ClaimOutcome::Proven | ClaimOutcome::Caught))
+            .count() as f64;
+        Odds {
+            holds,
+            challenges: (challenged + 1.0) / (answered + 4.0),
+        }
+    }
+
+    fn has(&self, card: Card) -> f64 {
+        self.holds[card.index()]
+    }
+
+    fn lie(&self, card: Card) -> f64 {
+        1.0 - self.has(card)
+    }
+
+    /// Probability it holds one of `cards` (treated as independent: a rough upper bound).
+    fn any(&self, cards: &[Card]) -> f64 {
+        1.0 - cards.iter().map(|&c| 1.0 - self.has(c)).product::<f64>()
+    }
+
+    /// How safe a claim of `card` is for us: certain with the card, else the chance it
+    /// goes unchallenged.
+    fn safe(&self, state: &State, card: Card) -> f64 {
+        if state.has(card) {
+            1.0
+        } else {
+            (1.0 - self.challenges) * 0.8
+        }
+    }
+}
+
+/// The outcome of the opponent's latest claim of `card` since its last Exchange, if any.
+fn latest_claim(state: &State, card: Card) -> Option<ClaimOutcome> {
+    let since = state
+        .turns()
+        .iter()
+        .rposition(|t| {
+            t.actor == Player::Opponent && t.complete && t.action() == Some(Action::Exchange)
+        })
+        .map_or(0, |i| i + 1);
+    state.turns()[since..]
+        .iter()
+        .flat_map(|t| t.claims())
+        .filter(|c| c.by == Player::Opponent && c.card == card)
+        .map(|c| c.outcome)
+        .next_back()
+}
+
+/// True if the opponent blocked one of our Steals and was not caught.
+fn steals_blocked(state: &State) -> bool {
+    state.opponent_claims().iter().any(|c| {
+        c.kind == ClaimKind::Block(Action::Steal)
+            && matches!(c.outcome, ClaimOutcome::Unchallenged | ClaimOutcome::Proven)
+    })
+}
+
+/// Cards in the order Gambler keeps them: income, theft, the kill, then defence.
+const KEEP_FIRST: [Card; 5] = [
+    Card::Duke,
+    Card::Captain,
+    Card::Assassin,
+    Card::Contessa,
+    Card::Ambassador,
+];
+
+fn act(state: &State, odds: &Odds, chooser: &mut Chooser) -> Move {
+    if state.can(Move::Coup) {
+        return Move::Coup;
+    }
+    let two_cards = state.opponent_card_count() > 1;
+    let bluffable = odds.challenges < 0.3 && two_cards;
+    if state.can(Move::Assassinate)
+        && (state.has(Card::Assassin) || bluffable)
+        && odds.has(Card::Contessa) < 0.6
+    {
+        return Move::Assassinate;
+    }
+    let block = odds.any(&[Card::Captain, Card::Ambassador]);
+    // Steal a lot: as long as Steals are not being blocked or challenged.
+    if state.opponent_coins() >= 2
+        && !steals_blocked(state)
+        && (state.has(Card::Captain) || odds.challenges < 0.35)
+    {
+        return Move::Steal;
+    }
+    let steal = f64::from(state.opponent_coins().min(2));
+    let weak = !state
+        .cards()
+        .iter()
+        .any(|c| matches!(c, Card::Duke | Card::Captain | Card::Assassin));
+    let options = [
+        (Move::Tax, 3.0 * odds.safe(state, Card::Duke)),
+        (
+            Move::Steal,
+            2.0 * steal * (1.0 - block) * odds.safe(state, Card::Captain),
+        ),
+        (Move::ForeignAid, 2.0 * (1.0 - odds.has(Card::Duke))),
+        (Move::Income, 1.0),
+        (
+            Move::Exchange,
+            if weak { 2.0 } else { 0.2 } * odds.safe(state, Card::Ambassador),
+        ),
+    ];
+    chooser
+        .pick(state, &options)
+        .unwrap_or_else(|| state.or_first_legal(Move::Income))
+}
+
+fn respond(state: &State, odds: &Odds, action: Action, chooser: &mut Chooser) -> Move {
+    if let Some(&card) = action.blockers().iter().find(|&&c| state.has(c)) {
+        return Move::Block(card);
+    }
+    let Some(card) = action.claim() else {
+        // Foreign Aid: pass, or bluff a Duke if it seldom challenges.
+        let options = [
+            (Move::Pass, 1.0),
+            (Move::Block(Card::Duke), odds.safe(state, Card::Duke) * 0.5),
+        ];
+        return chooser.pick(state, &options).unwrap_or(Move::Pass);
+    };
+    let lie = odds.lie(card);
+    if lie >= 1.0 {
+        return Move::Challenge;
+    }
+    let last_card = state.my_card_count() <= 1;
+    let options: Vec<(Move, f64)> = match action {
+        Action::Assassinate if last_card => {
+            if lie > 0.5 {
+                return Move::Challenge;
+            }
+            vec![
+                (Move::Challenge, lie),
+                (Move::Block(Card::Contessa), 1.0 - odds.challenges),
+            ]
+        }
+        // A wrong challenge of a true Assassinate, or a caught Contessa bluff, loses the
+        // game: take the loss of one card unless the odds are good.
+        Action::Assassinate => vec![
+            (Move::Pass, 1.0 - lie),
+            (Move::Challenge, lie * lie),
+            (
+                Move::Block(Card::Contessa),
+                (1.0 - odds.challenges) * 0.3 * lie,
+            ),
+        ],
+        Action::Steal => vec![
+            (Move::Pass, 1.0 - lie),
+            (Move::Challenge, lie),
+            (
+                Move::Block(Card::Captain),
+                odds.safe(state, Card::Captain) * 0.5,
+            ),
+        ],
+        _ => vec![
+            (Move::Pass, 1.0 - lie),
+            (Move::Challenge, if last_card { lie * lie } else { lie }),
+        ],
+    };
+    let mut options = options;
+    if action == Action::Assassinate {
+        // Letting an Assassinate through means giving up a card.
+        if let Some(give) = state.give_up(&worst_first()) {
+            options.iter_mut().for_each(|o| {
+                if o.0 == Move::Pass {
+                    o.0 = give;
+                }
+            });
+        }
+    }
+    chooser
+        .pick(state, &options)
+        .unwrap_or_else(|| state.or_first_legal(Move::Pass))
+}
+
+fn worst_first() -> [Card; 5] {
+    let mut order = KEEP_FIRST;
+    order.reverse();
+    order
+}
+
+fn keep_best(state: &State, keep: usize) -> Decision {
+    let mut sorted = state.cards().to_vec();
+    sorted.sort_by_key(|c| KEEP_FIRST.iter().position(|k| k == c));
+    let mut kept: Vec<Card> = Vec::new();
+    for &card in &sorted {
+        if kept.len() < keep && !kept.contains(&card) {
+            kept.push(card);
+        }
+    }
+    for &card in &sorted {
+        let offered = sorted.iter().filter(|&&c| c == card).count();
+        let taken = kept.iter().filter(|&&c| c == card).count();
+        if kept.len() < keep && taken < offered {
+            kept.push(card);
+        }
+    }
+    Decision::Keep(kept)
+}
+
+/// Gambler's strategy; `chooser` settles what the rules do not cover.
+pub fn decide(state: &State, chooser: &mut Chooser) -> Decision {
+    let odds = Odds::of(state);
+    let wish = match state.phase() {
+        Phase::FinishExchange { keep } => return keep_best(state, keep),
+        Phase::Act => act(state, &odds, chooser),
+        Phase::Respond(action) => respond(state, &odds, action, chooser),
+        Phase::Blocked { action, card } => {
+            let lie = odds.lie(card);
+            // A Contessa caught lying costs the blocker both cards.
+            let bonus = if action == Action::Assassinate {
+                1.5
+            } else {
+                1.0
+            };
+            let options = [(Move::Challenge, lie * bonus), (Move::EndTurn, 1.0 - lie)];
+            chooser.pick(state, &options).unwrap_or(Move::EndTurn)
+        }
+        Phase::EndTurn => Move::EndTurn,
+        Phase::Challenged { card, .. } => Move::Reveal(card),
+        Phase::LoseCard(_) => Move::Surrender(Card::Ambassador),
+    };
+    if state.can(wish) {
+        return wish.into();
+    }
+    state
+        .give_up(&worst_first())
+        .unwrap_or_else(|| state.or_first_legal(wish))
+        .into()
+}
+
+#[allow(dead_code)]
+fn main() {
+    let mut chooser = Chooser::Sample(Rng::new());
+    run(|state| decide(state, &mut chooser));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koth_guest::coup::{cards_to_string, legal_actions};
+
+    fn state_at(history: &str, cards: &[Card], coins: u32, opp: u32) -> State {
+        let mut args = vec![
+            "history.txt".to_string(),
+            opp.to_string(),
+            coins.to_string(),
+            cards_to_string(cards),
+        ];
+        args.extend(legal_actions(history, cards, coins, opp));
+        State::parse(&args, history).unwrap()
+    }
+
+    fn sampled(history: &str, cards: &[Card], coins: u32, opp: u32) -> Vec<Decision> {
+        let state = state_at(history, cards, coins, opp);
+        (0..300)
+            .map(|seed| decide(&state, &mut Chooser::Sample(Rng::from_seed(seed))))
+            .collect()
+    }
+
+    #[test]
+    fn covered_situations_follow_rules() {
+        use Card::*;
+        let all = |d: Vec<Decision>, mv: Move| d.iter().all(|x| *x == mv.into());
+        assert!(all(sampled("I\nI\n", &[Duke, Contessa], 7, 2), Move::Coup));
+        assert!(all(
+            sampled("I\nI\n", &[Assassin, Contessa], 3, 2),
+            Move::Assassinate
+        ));
+        assert!(all(sampled("I\nI\n", &[Duke, Contessa], 2, 3), Move::Steal));
+        assert!(all(
+            sampled("S", &[Ambassador, Contessa], 2, 3),
+            Move::Block(Ambassador)
+        ));
+        assert!(all(
+            sampled("I\nC0\nT", &[Duke, Duke], 1, 1),
+            Move::Challenge
+        ));
+    }
+
+    #[test]
+    fn gambles_otherwise() {
+        use Card::*;
+        // The opponent has no coins to steal: Tax, Foreign Aid, Income... at random.
+        let d = sampled("I\nI\n", &[Contessa, Ambassador], 2, 0);
+        assert!(d.contains(&Move::Tax.into()));
+        assert!(d.contains(&Move::ForeignAid.into()));
+        // An early Tax is sometimes challenged, mostly not.
+        let d = sampled("T", &[Captain, Contessa], 1, 1);
+        let challenges = d.iter().filter(|x| **x == Move::Challenge.into()).count();
+        assert!(challenges > 10 && challenges < 150, "{challenges}");
+    }
+
+    #[test]
+    fn every_phase_gets_a_legal_answer() {
+        use Card::*;
+        for (h, cards) in [
+            ("C", vec![Duke, Captain]),
+            ("A", vec![Duke, Captain]),
+            ("C=\nI\nA", vec![Duke]),
+            ("Sq", vec![Duke, Contessa]),
+            ("Sc", vec![Duke, Contessa]),
+            ("As", vec![Duke, Assassin]),
+            ("I\nTq$", vec![Duke, Contessa]),
+            ("Ep", vec![Duke, Contessa, Ambassador, Duke]),
+            ("Eq~<", vec![Duke, Contessa, Ambassador]),
+            ("Fp", vec![Duke, Contessa]),
+            ("F", vec![Captain, Contessa]),
+            ("S", vec![Duke, Contessa]),
+            ("E", vec![Duke, Contessa]),
+        ] {
+            let s = state_at(h, &cards, 3, 3);
+            for seed in 0..30 {
+                match decide(&s, &mut Chooser::Sample(Rng::from_seed(seed))) {
+                    Decision::Play(mv) => assert!(s.can(mv), "{h:?} {mv:?}"),
+                    Decision::Keep(k) => assert_eq!(k.len(), s.my_card_count(), "{h:?}"),
+                }
+            }
+            match decide(&s, &mut Chooser::Argmax) {
+                Decision::Play(mv) => assert!(s.can(mv), "{h:?} {mv:?}"),
+                Decision::Keep(k) => assert_eq!(k.len(), s.my_card_count(), "{h:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,578 @@
+//! Solver: "tries to remember which cards were played before and what the opponent's
+//! previous moves were."
+//!
+//! Written from that description (the original code is not available):
+//! - it keeps a belief over the opponent's hand: every hand the unseen cards allow, weighted
+//!   by how likely it is to be dealt (card counting) and by the opponent's moves since it
+//!   last changed cards (claims it made, blocks it did not make, claims it was caught lying
+//!   about). How much a claim counts depends on how often the opponent was caught bluffing;
+//! - it plays honestly and picks the action the belief says will work: no Foreign Aid into
+//!   a likely Duke, no Steal into a likely Captain or Ambassador, no Assassinate into a
+//!   likely Contessa;
+//! - it challenges a claim when the belief says it is probably a lie, more readily when the
+//!   claim would decide the game and less when a wrong challenge would.
+//!
+//! Turncoat (its honest play and challenges) and Calculator (the belief, [`Model`]) include
+//! this file as a module.
+
+use koth_guest::coup::{
+    run, Action, Card, CardCounts, ClaimKind, ClaimOutcome, Decision, Move, Phase, Player, State,
+};
+
+/// What the opponent's moves say about its hand and its habits.
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// Possible opponent hands (counts per card) with their weights, summing to 1.
+    hands: Vec<([u8; 5], f64)>,
+    /// How often the opponent claims a card it does not hold (estimated).
+    pub bluff: f64,
+    /// How often the opponent challenges a claim of ours (estimated).
+    pub challenge_rate: f64,
+    /// How many cards the opponent holds.
+    pub cards: usize,
+    /// Our Foreign Aid, Steal and Assassinate attempts the opponent answered, and how many
+    /// of them it blocked: its habits survive its Exchanges, unlike what we know of its hand.
+    blocks: [(f64, f64); 3],
+}
+
+/// One piece of evidence about the opponent's current hand: multiply the weight of a hand
+/// by `with` if it holds at least one `card`, by `without` otherwise.
+#[derive(Debug, Clone, Copy)]
+struct Evidence {
+    card: Card,
+    with: f64,
+    without: f64,
+    /// A claim (as opposed to a block not made or a lie caught).
+    claim: bool,
+}
+
+/// How likely a bot that holds a blocker lets the action through anyway.
+const PASS_WITH_BLOCKER: f64 = 0.3;
+/// How likely a bot that holds a Contessa still accepts an Assassinate.
+const ACCEPT_WITH_CONTESSA: f64 = 0.1;
+/// How likely a bot with a Duke takes Income or Foreign Aid rather than Tax.
+const NO_TAX_WITH_DUKE: f64 = 0.5;
+
+impl Model {
+    /// Builds the belief from the whole history.
+    pub fn of(state: &State) -> Model {
+        let (bluff, challenge_rate) = habits(state);
+        let evidence = evidence(state, bluff);
+        let cards = state.opponent_card_count().max(1);
+        let unseen = state.unseen();
+        let mut hands = enumerate(&unseen, cards);
+        let prior_total: f64 = hands.iter().map(|h| h.1).sum();
+        for (hand, weight) in hands.iter_mut() {
+            for e in &evidence {
+                *weight *= if hand[e.card.index()] > 0 {
+                    e.with
+                } else {
+                    e.without
+                };
+            }
+        }
+        let total: f64 = hands.iter().map(|h| h.1).sum();
+        if total > 1e-12 {
+            hands.iter_mut().for_each(|h| h.1 /= total);
+        } else if prior_total > 0.0 {
+            // The evidence contradicts itself (a surprising history): fall back on counting.
+            hands = enumerate(&unseen, cards);
+            hands.iter_mut().for_each(|h| h.1 /= prior_total);
+        }
+        Model {
+            hands,
+            bluff,
+            challenge_rate,
+            cards,
+            blocks: block_record(state),
+        }
+    }
+
+    /// How likely the opponent blocks our `action`: what its hand suggests, corrected by
+    /// how often it blocked that action before.
+    pub fn block_rate(&self, action: Action) -> f64 {
+        let has = self.any(action.blockers());
+        // A Contessa bluff risks both cards: rarer than other bluffed blocks.
+        let bluff = if action == Action::Assassinate {
+            self.bluff * 0.25
+        } else {
+            self.bluff * 0.5
+        };
+        let expected = has * 0.9 + (1.0 - has) * bluff;
+        match block_slot(action) {
+            Some(i) => {
+                let (tries, blocked) = self.blocks[i];
+                (blocked + 2.0 * expected) / (tries + 2.0)
+            }
+            None => 0.0,
+        }
+    }
+
+    /// Probability that the opponent holds at least one `card`.
+    pub fn has(&self, card: Card) -> f64 {
+        self.any(&[card])
+    }
+
+    /// Probability that the opponent holds at least one of `cards`.
+    pub fn any(&self, cards: &[Card]) -> f64 {
+        self.hands
+            .iter()
+            .filter(|(hand, _)| cards.iter().any(|c| hand[c.index()] > 0))
+            .map(|h| h.1)
+            .sum()
+    }
+
+    /// Probability that a claim of `card` the opponent is making is a lie.
+    pub fn lie(&self, card: Card) -> f64 {
+        1.0 - self.has(card)
+    }
+
+    /// The likeliest opponent hand.
+    pub fn likeliest(&self) -> Vec<Card> {
+        let best = self
+            .hands
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|h| h.0)
+            .unwrap_or([0; 5]);
+        Card::ALL
+            .into_iter()
+            .flat_map(|c| std::iter::repeat_n(c, usize::from(best[c.index()])))
+            .collect()
+    }
+}
+
+/// Where an action's block record is kept.
+fn block_slot(action: Action) -> Option<usize> {
+    match action {
+        Action::ForeignAid => Some(0),
+        Action::Steal => Some(1),
+        Action::Assassinate => Some(2),
+        _ => None,
+    }
+}
+
+/// For each blockable action of ours: (times the opponent could answer it, times it
+/// blocked). A challenge is neither: the opponent chose to fight the claim instead.
+fn block_record(state: &State) -> [(f64, f64); 3] {
+    let mut record = [(0.0, 0.0); 3];
+    for turn in state.turns().iter().filter(|t| t.actor == Player::Me) {
+        let (Some(action), Some(answer)) = (turn.action(), turn.events.get(1)) else {
+            continue;
+        };
+        let Some(i) = block_slot(action) else {
+            continue;
+        };
+        match answer.mv {
+            Move::Block(_) => {
+                record[i].0 += 1.0;
+                record[i].1 += 1.0;
+            }
+            Move::Pass | Move::Surrender(_) => record[i].0 += 1.0,
+            _ => {}
+        }
+    }
+    record
+}
+
+/// Every hand of `size` cards the unseen cards allow, weighted by the number of ways to be
+/// dealt it.
+fn enumerate(unseen: &CardCounts, size: usize) -> Vec<([u8; 5], f64)> {
+    let n = |c: Card| f64::from(unseen.get(c));
+    let mut hands = Vec::new();
+    for (i, a) in Card::ALL.into_iter().enumerate() {
+        if size == 1 {
+            let mut hand = [0u8; 5];
+            hand[i] = 1;
+            hands.push((hand, n(a)));
+            continue;
+        }
+        for (j, b) in Card::ALL.into_iter().enumerate().skip(i) {
+            let mut hand = [0u8; 5];
+            hand[i] += 1;
+            hand[j] += 1;
+            let ways = if i == j {
+                n(a) * (n(a) - 1.0).max(0.0) / 2.0
+            } else {
+                n(a) * n(b)
+            };
+            hands.push((hand, ways));
+        }
+    }
+    hands.retain(|h| h.1 > 0.0);
+    hands
+}
+
+/// The opponent's bluff rate (from its challenged claims) and challenge rate (from our
+/// claims it could have challenged), each with a prior worth a few observations.
+fn habits(state: &State) -> (f64, f64) {
+    let theirs = state.opponent_claims();
+    let caught = theirs
+        .iter()
+        .filter(|c| c.outcome == ClaimOutcome::Caught)
+        .count() as f64;
+    let proven = theirs
+        .iter()
+        .filter(|c| c.outcome == ClaimOutcome::Proven)
+        .count() as f64;
+    let bluff = ((caught + 0.6) / (caught + proven + 2.0)).clamp(0.08, 0.9);
+    let ours = state.my_claims();
+    let answered = ours
+        .iter()
+        .filter(|c| c.outcome != ClaimOutcome::Open)
+        .count() as f64;
+    let challenged = ours
+        .iter()
+        .filter(|c| matches!(c.outcome, ClaimOutcome::Proven | ClaimOutcome::Caught))
+        .count() as f64;
+    let challenge_rate = (challenged + 1.0) / (answered + 4.0);
+    (bluff, challenge_rate)
+}
+
+/// The evidence about the opponent's current hand, walking the history and forgetting what
+/// a change of cards made stale.
+fn evidence(state: &State, bluff: f64) -> Vec<Evidence> {
+    let mut ev: Vec<Evidence> = Vec::new();
+    for turn in state.turns() {
+        let Some(action) = turn.action() else {
+            continue;
+        };
+        for claim in turn.claims().iter().filter(|c| c.by == Player::Opponent) {
+            match claim.outcome {
+                ClaimOutcome::Open | ClaimOutcome::Unchallenged => {
+                    // A repeated claim adds little: a bluffer keeps bluffing the same card.
+                    let repeat = ev.iter().any(|e| e.claim && e.card == claim.card);
+                    ev.push(Evidence {
+                        card: claim.card,
+                        with: 1.0,
+                        without: if repeat { 0.85 } else { bluff },
+                        claim: true,
+                    });
+                }
+                ClaimOutcome::Caught => ev.push(Evidence {
+                    card: claim.card,
+                    with: 0.0,
+                    without: 1.0,
+                    claim: false,
+                }),
+                ClaimOutcome::Proven => {
+                    // The card went back to the deck and a random one came: forget what was
+                    // known about it, and every "does not hold" (the new card may be it).
+                    ev.retain(|e| e.claim && e.card != claim.card);
+                }
+            }
+        }
+        if turn.actor == Player::Opponent {
+            if matches!(action, Action::Income | Action::ForeignAid) {
+                ev.push(Evidence {
+                    card: Card::Duke,
+                    with: NO_TAX_WITH_DUKE,
+                    without: 1.0,
+                    claim: false,
+                });
+            }
+        } else if let Some(answer) = turn.events.get(1).filter(|e| e.by == Player::Opponent) {
+            // Our action went unblocked: the opponent probably lacks the blockers.
+            let unblocked = matches!(answer.mv, Move::Pass | Move::Surrender(_));
+            for &card in action.blockers().iter().filter(|_| unblocked) {
+                let with = if card == Card::Contessa {
+                    ACCEPT_WITH_CONTESSA
+                } else {
+                    PASS_WITH_BLOCKER
+                };
+                ev.push(Evidence {
+                    card,
+                    with,
+                    without: 1.0,
+                    claim: false,
+                });
+            }
+        }
+        for (_, lost) in turn.losses().filter(|l| l.0 == Player::Opponent) {
+            // A claim of the card it gave up is explained by that card.
+            if let Some(i) = ev.iter().position(|e| e.claim && e.card == lost) {
+                ev.remove(i);
+            }
+        }
+        let exchanged = turn.actor == Player::Opponent
+            && action == Action::Exchange
+            && turn.complete
+            && !turn.claims().iter().any(|c| {
+                c.kind == ClaimKind::Action(Action::Exchange) && c.outcome == ClaimOutcome::Caught
+            });
+        if exchanged {
+            ev.clear();
+        }
+    }
+    ev
+}
+
+/// How much Solver wants to keep each card: its income and its attack first.
+pub fn keep_value(card: Card, model: &Model) -> f64 {
+    match card {
+        Card::Duke => 5.0,
+        Card::Assassin => 4.0,
+        Card::Captain => 3.0,
+        // The Contessa is worth more against an opponent that seems to hold an Assassin.
+        Card::Contessa => 2.0 + 3.0 * model.has(Card::Assassin),
+        Card::Ambassador => 1.0,
+    }
+}
+
+/// The cards to keep: the most valuable, preferring two different ones.
+pub fn keep_best(cards: &[Card], keep: usize, value: impl Fn(Card) -> f64) -> Vec<Card> {
+    let mut sorted = cards.to_vec();
+    sorted.sort_by(|a, b| value(*b).total_cmp(&value(*a)));
+    let mut kept: Vec<Card> = Vec::new();
+    for &card in &sorted {
+        if kept.len() < keep && !kept.contains(&card) {
+            kept.push(card);
+        }
+    }
+    for &card in &sorted {
+        let offered = sorted.iter().filter(|&&c| c == card).count();
+        let taken = kept.iter().filter(|&&c| c == card).count();
+        if kept.len() < keep && taken < offered {
+            kept.push(card);
+        }
+    }
+    kept
+}
+
+/// The card to give up: the least valuable one we may.
+pub fn worst_card(state: &State, value: impl Fn(Card) -> f64) -> Option<Move> {
+    let mut options = state.legal().surrenders();
+    options.sort_by(|a, b| value(*a).total_cmp(&value(*b)));
+    options.first().map(|&c| Move::Surrender(c))
+}
+
+pub fn act(state: &State, m: &Model) -> Move {
+    let coins = state.my_coins();
+    if state.can(Move::Coup) {
+        return Move::Coup;
+    }
+    if state.has(Card::Assassin) && coins >= 3 && m.block_rate(Action::Assassinate) < 0.5 {
+        return Move::Assassinate;
+    }
+    if state.has(Card::Duke) {
+        return Move::Tax;
+    }
+    // The honest income with the best expected coins. A Steal counts double: what we take,
+    // the opponent loses.
+    let mut best = (Move::Income, 1.0);
+    let mut consider = |mv: Move, value: f64| {
+        if state.can(mv) && value > best.1 {
+            best = (mv, value);
+        }
+    };
+    let stolen = f64::from(state.opponent_coins().min(2));
+    if state.has(Card::Captain) {
+        consider(
+            Move::Steal,
+            2.0 * stolen * (1.0 - m.block_rate(Action::Steal)),
+        );
+    }
+    consider(
+        Move::ForeignAid,
+        2.0 * (1.0 - m.block_rate(Action::ForeignAid)),
+    );
+    let weak = !state
+        .cards()
+        .iter()
+        .any(|c| matches!(c, Card::Duke | Card::Assassin | Card::Captain));
+    if state.has(Card::Ambassador) && weak {
+        // Drawing towards a Duke or an Assassin is worth a little more than Income.
+        consider(Move::Exchange, 1.5);
+    }
+    best.0
+}
+
+/// Whether a claim of `card` backing `action` (ours, if `block`) is worth challenging.
+pub fn challenge(state: &State, m: &Model, card: Card, action: Action, block: bool) -> bool {
+    let lie = m.lie(card);
+    let last_card = state.my_card_count() <= 1;
+    let threshold = match (action, block) {
+        // Caught lying about a Contessa costs the opponent both cards.
+        (Action::Assassinate, true) => 0.4,
+        // A wrong challenge of a true Assassinate loses the game.
+        (Action::Assassinate, false) => 0.75,
+        // Letting a Tax through to a Coup decides a one-card game.
+        (Action::Tax, false) if state.opponent_coins() + 3 >= 7 && last_card => 0.5,
+        _ if last_card => 0.7,
+        _ => 0.55,
+    };
+    lie > threshold
+}
+
+pub fn respond(state: &State, m: &Model, action: Action) -> Move {
+    if let Some(&card) = action.blockers().iter().find(|&&c| state.has(c)) {
+        return Move::Block(card);
+    }
+    let Some(card) = action.claim() else {
+        return Move::Pass;
+    };
+    if challenge(state, m, card, action, false) {
+        return Move::Challenge;
+    }
+    if action == Action::Assassinate && state.my_card_count() <= 1 {
+        // Losing anyway: bluff a Contessa against an opponent slow to challenge, otherwise
+        // call the Assassin.
+        return if m.challenge_rate < 0.3 && m.lie(card) < 0.5 {
+            Move::Block(Card::Contessa)
+        } else {
+            Move::Challenge
+        };
+    }
+    Move::Pass
+}
+
+pub fn decide(state: &State) -> Decision {
+    let m = Model::of(state);
+    let value = |c: Card| keep_value(c, &m);
+    let wish = match state.phase() {
+        Phase::FinishExchange { keep } => {
+            return Decision::Keep(keep_best(state.cards(), keep, value));
+        }
+        Phase::Act => act(state, &m),
+        Phase::Respond(action) => respond(state, &m, action),
+        Phase::Blocked { action, card } if challenge(state, &m, card, action, true) => {
+            Move::Challenge
+        }
+        Phase::Blocked { .. } | Phase::EndTurn => Move::EndTurn,
+        Phase::Challenged { card, .. } => Move::Reveal(card),
+        Phase::LoseCard(_) => return worst_card(state, value).unwrap_or(Move::EndTurn).into(),
+    };
+    if state.can(wish) {
+        return wish.into();
+    }
+    worst_card(state, value)
+        .unwrap_or_else(|| state.or_first_legal(wish))
+        .into()
+}
+
+#[allow(dead_code)]
+fn main() {
+    run(decide);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koth_guest::coup::{cards_to_string, legal_actions};
+
+    fn state_at(history: &str, cards: &[Card], coins: u32, opp: u32) -> State {
+        let mut args = vec![
+            "history.txt".to_string(),
+            opp.to_string(),
+            coins.to_string(),
+            cards_to_string(cards),
+        ];
+        args.extend(legal_actions(history, cards, coins, opp));
+        State::parse(&args, history).unwrap()
+    }
+
+    fn decide_at(history: &str, cards: &[Card], coins: u32, opp: u32) -> Decision {
+        decide(&state_at(history, cards, coins, opp))
+    }
+
+    #[test]
+    fn counting_alone() {
+        use Card::*;
+        // We hold two Dukes and see none lost: one Duke among 13 unseen cards.
+        let m = Model::of(&state_at("", &[Duke, Duke], 1, 1));
+        let p = m.has(Duke);
+        // 1 - C(12,2)/C(13,2) = 2/13.
+        assert!((p - 2.0 / 13.0).abs() < 1e-9, "{p}");
+        let total: f64 = m.hands.iter().map(|h| h.1).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn claims_raise_and_caught_lies_exclude() {
+        use Card::*;
+        let prior = Model::of(&state_at("", &[Captain, Contessa], 1, 1)).has(Duke);
+        let claimed = Model::of(&state_at("I\nTp\n", &[Captain, Contessa], 2, 4)).has(Duke);
+        assert!(claimed > prior + 0.2, "{prior} {claimed}");
+        // Caught lying about a Duke: it holds none now.
+        let caught = Model::of(&state_at("I\nTq'\n", &[Captain, Contessa], 2, 1));
+        assert!(caught.has(Duke) < 1e-9);
+        assert_eq!(caught.cards, 1);
+        // Our Assassinate went through unblocked: surely no Contessa left.
+        let m = Model::of(&state_at("I\nI\nA=\nI\n", &[Assassin, Duke], 0, 3));
+        assert!(m.has(Contessa) < 0.1, "{}", m.has(Contessa));
+    }
+
+    #[test]
+    fn exchange_forgets() {
+        use Card::*;
+        let before = Model::of(&state_at("I\nTp\nI\nEp\n", &[Captain, Contessa], 3, 4));
+        let fresh = Model::of(&state_at("", &[Captain, Contessa], 1, 1));
+        assert!((before.has(Duke) - fresh.has(Duke)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn plays_honestly_around_the_belief() {
+        use Card::*;
+        assert_eq!(decide_at("", &[Duke, Contessa], 1, 1), Move::Tax.into());
+        assert_eq!(
+            decide_at("I\nI\n", &[Contessa, Contessa], 2, 2),
+            Move::ForeignAid.into()
+        );
+        // The opponent blocked our Foreign Aid as a Duke: take Income instead.
+        assert_eq!(
+            decide_at("Fd\nI\n", &[Contessa, Contessa], 1, 2),
+            Move::Income.into()
+        );
+        assert_eq!(
+            decide_at("I\nI\n", &[Assassin, Contessa], 3, 2),
+            Move::Assassinate.into()
+        );
+        // It blocked an Assassinate with a Contessa before: Tax instead... without a Duke,
+        // Foreign Aid.
+        assert_eq!(
+            decide_at("I\nI\nAs\nI\n", &[Assassin, Contessa], 3, 3),
+            Move::ForeignAid.into()
+        );
+    }
+
+    #[test]
+    fn challenges_likely_lies_only() {
+        use Card::*;
+        // We hold two Dukes and one is lost: a Tax must be a lie.
+        assert_eq!(
+            decide_at("I\nC0\nT", &[Duke, Duke], 1, 1),
+            Move::Challenge.into()
+        );
+        assert_eq!(
+            decide_at("T", &[Captain, Contessa], 1, 1),
+            Move::Pass.into()
+        );
+        // Claimed Captain, Ambassador and Duke with two cards, never exchanging.
+        let h = "Sp\nSa\nT";
+        let s = state_at(h, &[Contessa, Contessa], 2, 4);
+        assert!(Model::of(&s).lie(Duke) > 0.4);
+    }
+
+    #[test]
+    fn every_phase_gets_a_legal_answer() {
+        use Card::*;
+        for (h, cards) in [
+            ("C", vec![Duke, Captain]),
+            ("A", vec![Duke, Captain]),
+            ("C=\nI\nA", vec![Duke]),
+            ("Sq", vec![Duke, Contessa]),
+            ("Sc", vec![Duke, Contessa]),
+            ("I\nTq$", vec![Duke, Contessa]),
+            ("Ep", vec![Duke, Contessa, Ambassador, Duke]),
+            ("Eq~<", vec![Duke, Contessa, Ambassador]),
+            ("Fp", vec![Duke, Contessa]),
+        ] {
+            let s = state_at(h, &cards, 3, 3);
+            let d = decide(&s);
+            match d {
+                Decision::Play(mv) => assert!(s.can(mv), "{h:?} {mv:?}"),
+                Decision::Keep(k) => assert_eq!(k.len(), s.my_card_count(), "{h:?}"),
+            }
+        }
+    }
+}
