@@ -16,3 +16,21 @@ mod memory;
 
 #[path = "hostile/wasi.rs"]
 mod wasi;
+
+#[path = "hostile/paths.rs"]
+mod paths;
+
+#[path = "hostile/history.rs"]
+mod history;
+
+#[path = "hostile/quota.rs"]
+mod quota;
+
+#[path = "hostile/descriptors.rs"]
+mod descriptors;
+
+#[path = "hostile/load.rs"]
+mod load;
+
+#[path = "hostile/probe.rs"]
+mod probe;

@@ -1,0 +1,144 @@
+;; Attack: probe every descriptor number from 0 to 4095 for something to use. Only stdio
+;; (0-2) and the preopened root (3, named "/") exist; with no directory, only 0-2.
+;; Emits: for each valid descriptor, its number and file type (0 unknown for stdio,
+;; 3 directory); -1; the count of fd_fdstat_get failures other than EBADF (0); then for each
+;; preopen, its number, tag (0), name length (1), fd_prestat_dir_name's errno and the name's
+;; byte ('/'); -1; the count of fd_prestat_get failures other than EBADF (0); then the errnos
+;; of fd_fdstat_get(-1), fd_close(4095), fd_renumber(3, 4095), fd_renumber(4095, 3),
+;; fd_prestat_get(0) and fd_prestat_dir_name(3) with a 0-byte buffer.
+(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_read" (func $fd_read (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_open" (func $path_open (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_create_directory" (func $path_create_directory (param i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_remove_directory" (func $path_remove_directory (param i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_unlink_file" (func $path_unlink_file (param i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_rename" (func $path_rename (param i32 i32 i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_symlink" (func $path_symlink (param i32 i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_readlink" (func $path_readlink (param i32 i32 i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_filestat_get" (func $path_filestat_get (param i32 i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_fdstat_get" (func $fd_fdstat_get (param i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_close" (func $fd_close (param i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_renumber" (func $fd_renumber (param i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_prestat_get" (func $fd_prestat_get (param i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_prestat_dir_name" (func $fd_prestat_dir_name (param i32 i32 i32) (result i32)))
+  (memory (export "memory") 1)
+
+  ;; Strings (NUL-terminated), with their names as used below.
+
+  ;; ---- helpers, the same in every filesystem attack ----
+  ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
+  ;; 64..128 stat buffer, 256..4095 NUL-terminated strings (32-byte slots), 4096.. buffers.
+  ;; Flags: oflags CREAT 1, DIRECTORY 2, EXCL 4, TRUNC 8; fdflags APPEND 1;
+  ;; rights FD_READ 0x2, FD_WRITE 0x40.
+
+  ;; Report one value on stdout: 8 bytes, little-endian.
+  (func $emit (param $v i32)
+    (call $emit64 (i64.extend_i32_s (local.get $v))))
+  (func $emit64 (param $v i64)
+    (i64.store (i32.const 16) (local.get $v))
+    (i32.store (i32.const 0) (i32.const 16))
+    (i32.store (i32.const 4) (i32.const 8))
+    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 8))))
+
+  ;; Length of the NUL-terminated string at $s.
+  (func $len (param $s i32) (result i32)
+    (local $n i32)
+    (block $end
+      (loop $next
+        (br_if $end (i32.eqz (i32.load8_u (i32.add (local.get $s) (local.get $n)))))
+        (local.set $n (i32.add (local.get $n) (i32.const 1)))
+        (br $next)))
+    (local.get $n))
+
+  ;; path_open from $dir, following symlinks, with read and write rights (only read with
+  ;; O_DIRECTORY: a directory opened for writing is EISDIR): the errno. The new descriptor
+  ;; is left at 32 ($fd).
+  (func $open (param $dir i32) (param $path i32) (param $oflags i32) (param $fdflags i32) (result i32)
+    (call $path_open (local.get $dir) (i32.const 1) (local.get $path) (call $len (local.get $path))
+      (local.get $oflags)
+      (select (i64.const 0x2) (i64.const 0x42) (i32.and (local.get $oflags) (i32.const 2)))
+      (i64.const 0) (local.get $fdflags) (i32.const 32)))
+  (func $fd (result i32)
+    (i32.load (i32.const 32)))
+
+  ;; Write the NUL-terminated string $s to $fd: the errno.
+  (func $write (param $fd i32) (param $s i32) (result i32)
+    (i32.store (i32.const 40) (local.get $s))
+    (i32.store (i32.const 44) (call $len (local.get $s)))
+    (call $fd_write (local.get $fd) (i32.const 40) (i32.const 1) (i32.const 48)))
+
+  ;; Read up to 1024 bytes from $fd into 4096: the errno; the count is left at 48 ($count).
+  (func $read (param $fd i32) (result i32)
+    (i32.store (i32.const 40) (i32.const 4096))
+    (i32.store (i32.const 44) (i32.const 1024))
+    (call $fd_read (local.get $fd) (i32.const 40) (i32.const 1) (i32.const 48)))
+  (func $count (result i32)
+    (i32.load (i32.const 48)))
+
+  ;; Path calls on NUL-terminated strings.
+  (func $mkdir (param $dir i32) (param $path i32) (result i32)
+    (call $path_create_directory (local.get $dir) (local.get $path) (call $len (local.get $path))))
+  (func $unlink (param $dir i32) (param $path i32) (result i32)
+    (call $path_unlink_file (local.get $dir) (local.get $path) (call $len (local.get $path))))
+  (func $rmdir (param $dir i32) (param $path i32) (result i32)
+    (call $path_remove_directory (local.get $dir) (local.get $path) (call $len (local.get $path))))
+  (func $rename (param $from i32) (param $to i32) (result i32)
+    (call $path_rename (i32.const 3) (local.get $from) (call $len (local.get $from))
+      (i32.const 3) (local.get $to) (call $len (local.get $to))))
+  ;; A symlink at $path (in the root) holding $target.
+  (func $symlink (param $target i32) (param $path i32) (result i32)
+    (call $path_symlink (local.get $target) (call $len (local.get $target))
+      (i32.const 3) (local.get $path) (call $len (local.get $path))))
+  ;; readlink into 4096: the errno; the count is left at 48.
+  (func $readlink (param $path i32) (result i32)
+    (call $path_readlink (i32.const 3) (local.get $path) (call $len (local.get $path))
+      (i32.const 4096) (i32.const 1024) (i32.const 48)))
+  ;; path_filestat_get into 64 ($follow: 1 follows a final symlink): the errno.
+  (func $stat (param $follow i32) (param $path i32) (result i32)
+    (call $path_filestat_get (i32.const 3) (local.get $follow) (local.get $path) (call $len (local.get $path))
+      (i32.const 64)))
+  ;; From the last stat: the file type (3 directory, 4 regular file, 7 symlink) and size.
+  (func $stat_type (result i32)
+    (i32.load8_u (i32.const 80)))
+  (func $stat_size (result i32)
+    (i32.wrap_i64 (i64.load (i32.const 96))))
+  ;; ---- end of helpers ----
+
+  (func (export "_start")
+
+    (local $fd i32) (local $e i32) (local $other i32)
+    (loop $each
+      (local.set $e (call $fd_fdstat_get (local.get $fd) (i32.const 64)))
+      (if (i32.eqz (local.get $e))
+        (then (call $emit (local.get $fd)) (call $emit (i32.load8_u (i32.const 64))))
+        (else (if (i32.ne (local.get $e) (i32.const 8))
+          (then (local.set $other (i32.add (local.get $other) (i32.const 1)))))))
+      (local.set $fd (i32.add (local.get $fd) (i32.const 1)))
+      (br_if $each (i32.lt_u (local.get $fd) (i32.const 4096))))
+    (call $emit (i32.const -1))
+    (call $emit (local.get $other))
+    (local.set $fd (i32.const 0))
+    (local.set $other (i32.const 0))
+    (loop $each
+      (local.set $e (call $fd_prestat_get (local.get $fd) (i32.const 64)))
+      (if (i32.eqz (local.get $e))
+        (then
+          (call $emit (local.get $fd))
+          (call $emit (i32.load8_u (i32.const 64)))
+          (call $emit (i32.load (i32.const 68)))
+          (call $emit (call $fd_prestat_dir_name (local.get $fd) (i32.const 4096) (i32.load (i32.const 68))))
+          (call $emit (i32.load8_u (i32.const 4096))))
+        (else (if (i32.ne (local.get $e) (i32.const 8))
+          (then (local.set $other (i32.add (local.get $other) (i32.const 1)))))))
+      (local.set $fd (i32.add (local.get $fd) (i32.const 1)))
+      (br_if $each (i32.lt_u (local.get $fd) (i32.const 4096))))
+    (call $emit (i32.const -1))
+    (call $emit (local.get $other))
+    (call $emit (call $fd_fdstat_get (i32.const -1) (i32.const 64)))
+    (call $emit (call $fd_close (i32.const 4095)))
+    (call $emit (call $fd_renumber (i32.const 3) (i32.const 4095)))
+    (call $emit (call $fd_renumber (i32.const 4095) (i32.const 3)))
+    (call $emit (call $fd_prestat_get (i32.const 0) (i32.const 64)))
+    (call $emit (call $fd_prestat_dir_name (i32.const 3) (i32.const 4096) (i32.const 0)))
+))

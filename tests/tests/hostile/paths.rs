@@ -1,0 +1,244 @@
+//! Attacks on the virtual directory's boundary: `..`, absolute paths, symlinks in and out,
+//! trailing slashes, names that would corrupt the host's logs, bait for the host, and other
+//! bots' files.
+
+use crate::common::*;
+use koth::sandbox::{Errno, Outcome, Vfs, VfsLimits};
+
+/// Run `name` in a fresh Coup directory: it must end `ok`; returns its values and directory.
+fn run_in_coup_dir(name: &str) -> (Vec<i64>, Vfs) {
+    let sb = sandbox();
+    let bot = load(&sb, name);
+    let mut d = coup_dir();
+    let r = run(&bot, &mut d);
+    assert_eq!(r.outcome, Outcome::Ok, "{name}: {r:?}");
+    assert!(
+        r.stderr.is_empty(),
+        "{name}: {}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    assert_host_unharmed(&sb);
+    (values(&r), d)
+}
+
+#[test]
+fn dotdot_absolute_paths_and_escapes_stay_inside() {
+    let (v, d) = run_in_coup_dir("escape_paths");
+    let (nc, noent) = (errno(Errno::Notcapable), errno(Errno::Noent));
+    #[rustfmt::skip]
+    assert_eq!(v, vec![
+        nc, noent,                  // "..", "/etc/passwd"
+        0, nc, nc,                  // mkdir a; a/../../x, and with O_CREAT
+        nc, nc,                     // ../history.txt, /../history.txt
+        0, 0, 2,                    // a/../history.txt: open, read, 2 bytes
+        0, 0,                       // /history.txt, ./history.txt
+        nc,                         // stat ..
+        0, nc,                      // a/.., a/../..
+        0, nc, 0, 0, 0,             // from a: open a; ../.., .., ../history.txt, /history.txt
+        0, 0, 0,                    // mkdir /etc, create /etc/passwd, write "pwned"
+        nc, nc, nc, nc,             // rename, unlink, mkdir, symlink above the root
+        errno(Errno::Badf), errno(Errno::Badf), errno(Errno::Notdir), // base: stdin, 99, a file
+    ]);
+    // "/etc/passwd" was created inside the bot's own directory; nothing else changed.
+    assert_eq!(
+        d.snapshot(),
+        vec![
+            dir("a"),
+            dir("etc"),
+            file("etc/passwd", b"pwned"),
+            file("history.txt", HISTORY)
+        ]
+    );
+    assert_eq!(d.host_file("history.txt"), Some(HISTORY));
+    assert_eq!((d.used_nodes(), d.used_bytes()), (3, 5));
+}
+
+#[test]
+fn absolute_symlinks_resolve_inside_the_tree() {
+    let (v, d) = run_in_coup_dir("symlink_absolute");
+    let nc = errno(Errno::Notcapable);
+    #[rustfmt::skip]
+    assert_eq!(v, vec![
+        0, 0, 0, 2, i64::from(u16::from_le_bytes(*b"I\n")), // abs -> /history.txt reads "I\n"
+        0, 0, 0, 0, 2,                                      // sub/abs -> /history.txt: the same file
+        0, errno(Errno::Noent),                             // pw -> /etc/passwd: nothing there
+        0, 0, nc,                                           // root -> /: root/history.txt, root/../x
+        0, 4, 2, 0, 7, 12,                                  // stat followed / not followed
+        0, 12,                                              // readlink: the target as written
+    ]);
+    assert_eq!(
+        d.snapshot(),
+        vec![
+            symlink("abs", "/history.txt"),
+            file("history.txt", HISTORY),
+            symlink("pw", "/etc/passwd"),
+            symlink("root", "/"),
+            dir("sub"),
+            symlink("sub/abs", "/history.txt"),
+        ]
+    );
+    // The host never follows a link.
+    assert_eq!(d.host_file("abs"), None);
+    assert_eq!(d.host_file("history.txt"), Some(HISTORY));
+}
+
+#[test]
+fn escaping_relative_symlinks_are_notcapable() {
+    let (v, d) = run_in_coup_dir("symlink_escape");
+    let nc = errno(Errno::Notcapable);
+    #[rustfmt::skip]
+    assert_eq!(v, vec![
+        0, nc, nc,                  // esc -> ../../etc/passwd: open, create through it
+        0, nc, nc,                  // up -> ..: up/history.txt, up
+        0, 0, 0, 0, 2,              // a/ok -> ../history.txt stays inside and reads
+        0, nc, nc,                  // a/bad -> ../../x
+        0, nc,                      // sneaky -> a/../..
+        0, 0, errno(Errno::Loop),   // l1 <-> l2
+        0, nc,                      // slash_up -> /..
+        nc, 0,                      // stat esc followed / not followed
+        0, 16,                      // readlink esc
+    ]);
+    assert_eq!(
+        d.snapshot(),
+        vec![
+            dir("a"),
+            symlink("a/bad", "../../x"),
+            symlink("a/ok", "../history.txt"),
+            symlink("esc", "../../etc/passwd"),
+            file("history.txt", HISTORY),
+            symlink("l1", "l2"),
+            symlink("l2", "l1"),
+            symlink("slash_up", "/.."),
+            symlink("sneaky", "a/../.."),
+            symlink("up", ".."),
+        ]
+    );
+}
+
+#[test]
+fn trailing_slash_tricks_fail_with_enotdir() {
+    let (v, d) = run_in_coup_dir("trailing_slash");
+    let nd = errno(Errno::Notdir);
+    #[rustfmt::skip]
+    assert_eq!(v, vec![
+        0,                                  // link -> history.txt
+        nd, nd, nd, nd, nd, nd, nd,         // open link/ (+CREAT|TRUNC), history.txt/, /., /.., TRUNC, link/.
+        nd, nd,                             // unlink link/, history.txt/
+        nd, nd, nd,                         // rename history.txt/ -> x, history.txt -> x/, link/ -> x
+        nd, nd,                             // stat link/, mkdir history.txt/
+        nd, nd,                             // create new/, symlink at l2/
+        0, 0, 0, errno(Errno::Isdir), nd,   // d, dl -> d: open dl/, unlink dl/, rmdir dl/
+        nd, errno(Errno::Inval),            // readlink link/, dl/
+    ]);
+    assert_eq!(
+        d.snapshot(),
+        vec![
+            dir("d"),
+            symlink("dl", "d"),
+            file("history.txt", HISTORY),
+            symlink("link", "history.txt")
+        ]
+    );
+}
+
+#[test]
+fn names_with_control_characters_or_invalid_utf8_are_eilseq() {
+    let (v, d) = run_in_coup_dir("bad_names");
+    let ilseq = errno(Errno::Ilseq);
+    let mut expected = vec![ilseq; 12];
+    expected.extend([0, errno(Errno::Nametoolong), 0]);
+    assert_eq!(v, expected);
+    // Nothing was created but the valid names; the history file was not renamed.
+    assert_eq!(
+        d.snapshot(),
+        vec![
+            file("café", b""),
+            file("history.txt", HISTORY),
+            file(&"n".repeat(255), b"")
+        ]
+    );
+    assert_eq!((d.used_nodes(), d.used_bytes()), (2, 0));
+}
+
+/// Symlinks left for the host: to the history file, to /etc/passwd, above the root, and a
+/// history.txt that is itself a symlink. The host never follows them.
+#[test]
+fn symlinks_left_for_the_host_are_never_followed() {
+    let (v, mut d) = run_in_coup_dir("symlink_bait");
+    assert_eq!(v, vec![0; 5]);
+    assert_eq!(
+        d.snapshot(),
+        vec![
+            symlink("answer.txt", "history.txt"),
+            symlink("history.txt", "/etc/passwd"),
+            symlink("passwd", "/etc/passwd"),
+            symlink("shadow", "../../../../etc/shadow"),
+        ]
+    );
+    assert_eq!(
+        d.host_file("history.txt"),
+        None,
+        "history.txt is a symlink now"
+    );
+    assert_eq!(d.host_file("answer.txt"), None);
+    assert_eq!(d.host_file("passwd"), None);
+    // Symlinks are charged their target's length and count as nodes.
+    assert_eq!((d.used_nodes(), d.used_bytes()), (4, 11 + 11 + 22 + 11));
+    // The host puts its history file back: the bot's symlink is replaced, its quota released.
+    d.put_host_file("history.txt", HISTORY);
+    assert_eq!(d.host_file("history.txt"), Some(HISTORY));
+    assert_eq!((d.used_nodes(), d.used_bytes()), (3, 11 + 11 + 22));
+    assert_eq!(d.snapshot()[1], file("history.txt", HISTORY));
+}
+
+/// Two bots, two directories: what bot A writes, bot B cannot reach by any path, and a
+/// probe listing everything B can see finds nothing of A's.
+#[test]
+fn another_bots_scratch_is_unreachable() {
+    let sb = sandbox();
+    let writer = load(&sb, "secret_writer");
+    let thief = load(&sb, "secret_thief");
+    let probe = load_rust(&sb, "probe_env");
+    let mut a = coup_dir();
+    let mut b = coup_dir();
+    let r = run(&writer, &mut a);
+    assert_eq!((r.outcome.clone(), values(&r)), (Outcome::Ok, vec![0; 5]));
+    // B runs between two runs of A, on the same sandbox, same module instance pool.
+    let r = run(&thief, &mut b);
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    let (noent, nc) = (errno(Errno::Noent), errno(Errno::Notcapable));
+    assert_eq!(
+        values(&r),
+        vec![noent, noent, nc, noent, nc, nc, noent, noent, nc, 0, 86, 3]
+    );
+    let r = run(&writer, &mut a);
+    assert_eq!(r.outcome, Outcome::Ok);
+    let r = run(&probe, &mut b);
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    let seen = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        !seen.contains("s3cr3t") && !seen.contains("secret") && !seen.contains("hidden"),
+        "{seen}"
+    );
+    // A still has its secret; B has only its history file and what the probe made.
+    assert_eq!(a.host_file("secret.txt"), Some(&b"s3cr3t-of-A"[..]));
+    assert!(b
+        .snapshot()
+        .iter()
+        .all(|e| !format!("{e:?}").contains("secret")));
+    // And a fresh directory of another size changes nothing.
+    let mut c = Vfs::new(VfsLimits {
+        max_bytes: 1024,
+        max_nodes: 4,
+        max_depth: 2,
+    });
+    let r = bot_values(&thief, &mut c);
+    assert_eq!(r[..9], [noent, noent, nc, noent, nc, nc, noent, noent, nc]);
+    assert_host_unharmed(&sb);
+}
+
+fn bot_values(bot: &koth::sandbox::Bot, d: &mut Vfs) -> Vec<i64> {
+    let r = run(bot, d);
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    values(&r)
+}
