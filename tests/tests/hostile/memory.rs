@@ -106,6 +106,21 @@ fn declared_minimum_memory_above_the_cap_is_refused_at_load() {
     );
 }
 
+/// The message must not contradict itself: 1025 pages is 64 MiB + 64 KiB, which the loader
+/// rounds down to "a minimum memory of 64 MiB, above the 64 MiB limit".
+#[test]
+fn declared_minimum_memory_message_states_a_size_above_the_limit() {
+    let sb = sandbox();
+    let err = sb
+        .load_bytes("memory_min_too_big", &wat("memory_min_too_big"))
+        .unwrap_err();
+    let shown = err.to_string();
+    assert!(
+        !shown.contains("of 64 MiB, above the 64 MiB limit"),
+        "{shown}"
+    );
+}
+
 #[test]
 fn second_memory_is_refused_at_load() {
     assert_load_error(

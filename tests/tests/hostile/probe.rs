@@ -8,7 +8,8 @@ use koth::sandbox::{Invocation, Outcome};
 /// 2000-01-01T00:00:00Z in nanoseconds since the Unix epoch: the virtual realtime origin.
 const Y2K_NS: u64 = 946_684_800 * 1_000_000_000;
 
-fn probe(seed: u8, clock_start_ns: u64) -> String {
+/// The probe's stdout and fuel used, in a fresh Coup directory.
+fn probe_run(seed: u8, clock_start_ns: u64) -> (String, u64) {
     let sb = sandbox();
     let bot = load_rust(&sb, "probe_env");
     let mut d = coup_dir();
@@ -25,7 +26,17 @@ fn probe(seed: u8, clock_start_ns: u64) -> String {
         "{r:?}\n{}",
         String::from_utf8_lossy(&r.stderr)
     );
-    String::from_utf8(r.stdout).unwrap()
+    assert!(
+        r.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    (String::from_utf8(r.stdout).unwrap(), r.fuel_used)
+}
+
+/// The probe's stdout.
+fn probe(seed: u8, clock_start_ns: u64) -> String {
+    probe_run(seed, clock_start_ns).0
 }
 
 fn line<'a>(out: &'a str, prefix: &str) -> &'a str {

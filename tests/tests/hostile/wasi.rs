@@ -196,3 +196,77 @@ fn pointers_outside_memory_are_efault() {
     assert_eq!(d.snapshot(), vec![file("history.txt", HISTORY)]);
     assert_host_unharmed(&sb);
 }
+
+/// Fuel accounting, measured from inside: each host call costs 100 fuel plus one per byte it
+/// moves, and the monotonic clock is the invocation's start plus the fuel used.
+#[test]
+fn host_calls_cost_100_fuel_plus_one_per_byte_and_the_clock_follows_fuel() {
+    let sb = sandbox();
+    let bot = load(&sb, "fuel_meter");
+    let start = 3_000_000_000u64;
+    let meter = |n: u32, k: u32, j: u32| {
+        let stdin = [n, k, j].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let r = bot.invoke(
+            &Invocation {
+                stdin,
+                clock_start_ns: start,
+                ..invocation()
+            },
+            None,
+        );
+        assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+        assert_eq!(r.stderr.len(), n as usize);
+        // The clock was read just before the last host call (100 + 8 bytes) and a few
+        // instructions: the fuel used is the clock's advance plus that.
+        let clock = u64::from_le_bytes(r.stdout[..8].try_into().unwrap());
+        let tail = r.fuel_used - (clock - start);
+        assert!(
+            (100 + 100 + 8..100 + 100 + 8 + 20).contains(&tail),
+            "fuel after the clock read: {tail}"
+        );
+        r.fuel_used
+    };
+    let base = meter(0, 0, 0);
+    assert_eq!(
+        meter(1000, 0, 0) - base,
+        2 * 1000,
+        "random_get and fd_write: one per byte"
+    );
+    assert_eq!(meter(65536, 0, 0) - base, 2 * 65536);
+    assert_eq!(
+        meter(0, 1000, 0) - meter(0, 0, 1000),
+        1000 * 100,
+        "100 per host call"
+    );
+    // Deterministic: the same input, the same fuel.
+    assert_eq!(meter(777, 3, 5), meter(777, 3, 5));
+    assert_host_unharmed(&sb);
+}
+
+/// One read or write call moves at most 1 MiB to or from a file.
+#[test]
+fn one_call_moves_at_most_1_mib() {
+    let sb = sandbox();
+    let bot = load(&sb, "big_io");
+    let guard = heavy();
+    let mut d = coup_dir();
+    let r = run(&bot, &mut d);
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    let mib = MIB as i64;
+    assert_eq!(values(&r), vec![0, mib, 0, mib, errno(Errno::Nospc), 0, 0]);
+    assert_eq!(d.snapshot()[0], file("big", &vec![b'b'; MIB as usize]));
+    guard.assert_grew_less_than(32 * MIB);
+    drop(guard);
+    assert_host_unharmed(&sb);
+}
+
+/// A bot given no directory (Bank Heist) has nothing to open, list or create.
+#[test]
+fn without_a_directory_every_path_call_is_ebadf() {
+    let sb = sandbox();
+    let bot = load(&sb, "no_dir");
+    let r = bot.invoke(&invocation(), None);
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    assert_eq!(values(&r), vec![errno(Errno::Badf); 9]);
+    assert_host_unharmed(&sb);
+}
