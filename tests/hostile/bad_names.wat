@@ -16,21 +16,21 @@
   (import "wasi_snapshot_preview1" "path_filestat_get" (func $path_filestat_get (param i32 i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "a\0ab") ;; $nl
-  (data (i32.const 288) "\ff\fe") ;; $ff
-  (data (i32.const 320) "ok\00x") ;; $nul
-  (data (i32.const 352) "del\7f") ;; $del
-  (data (i32.const 384) "tab\09") ;; $tab
-  (data (i32.const 416) "\c3(") ;; $bad2
-  (data (i32.const 448) "x\0ay") ;; $xy
-  (data (i32.const 480) "history.txt\0a") ;; $history_nl
-  (data (i32.const 512) "lnk") ;; $lnk
-  (data (i32.const 544) "ok") ;; $ok
-  (data (i32.const 576) "l\0a") ;; $l_nl
-  (data (i32.const 608) "h\0a") ;; $h_nl
-  (data (i32.const 640) "history.txt") ;; $history
-  (data (i32.const 672) "caf\c3\a9") ;; $cafe
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $nl i32 (i32.const 256)) (data (i32.const 256) "a\0ab")
+  (global $ff i32 (i32.const 288)) (data (i32.const 288) "\ff\fe")
+  (global $nul i32 (i32.const 320)) (data (i32.const 320) "ok\00x")
+  (global $del i32 (i32.const 352)) (data (i32.const 352) "del\7f")
+  (global $tab i32 (i32.const 384)) (data (i32.const 384) "tab\09")
+  (global $bad2 i32 (i32.const 416)) (data (i32.const 416) "\c3(")
+  (global $xy i32 (i32.const 448)) (data (i32.const 448) "x\0ay")
+  (global $history_nl i32 (i32.const 480)) (data (i32.const 480) "history.txt\0a")
+  (global $lnk i32 (i32.const 512)) (data (i32.const 512) "lnk")
+  (global $ok i32 (i32.const 544)) (data (i32.const 544) "ok")
+  (global $l_nl i32 (i32.const 576)) (data (i32.const 576) "l\0a")
+  (global $h_nl i32 (i32.const 608)) (data (i32.const 608) "h\0a")
+  (global $history i32 (i32.const 640)) (data (i32.const 640) "history.txt")
+  (global $cafe i32 (i32.const 672)) (data (i32.const 672) "caf\c3\a9")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -117,30 +117,30 @@
       (i32.const 1) (i64.const 0x42) (i64.const 0) (i32.const 0) (i32.const 32)))
 
   (func (export "_start")
-
     ;; Creating files named 1. "a\nb" 2. ff fe 3. "ok\0x" 4. "del\x7f" 5. "tab\t"
     ;; 6. c3 28 (a broken two-byte sequence).
-    (call $emit (call $create (i32.const 256) (i32.const 3)))
-    (call $emit (call $create (i32.const 288) (i32.const 2)))
-    (call $emit (call $create (i32.const 320) (i32.const 4)))
-    (call $emit (call $create (i32.const 352) (i32.const 4)))
-    (call $emit (call $create (i32.const 384) (i32.const 4)))
-    (call $emit (call $create (i32.const 416) (i32.const 2)))
+    (call $emit (call $create (global.get $nl) (i32.const 3)))
+    (call $emit (call $create (global.get $ff) (i32.const 2)))
+    (call $emit (call $create (global.get $nul) (i32.const 4)))
+    (call $emit (call $create (global.get $del) (i32.const 4)))
+    (call $emit (call $create (global.get $tab) (i32.const 4)))
+    (call $emit (call $create (global.get $bad2) (i32.const 2)))
     ;; 7. mkdir "x\ny".
-    (call $emit (call $path_create_directory (i32.const 3) (i32.const 448) (i32.const 3)))
+    (call $emit (call $path_create_directory (i32.const 3) (global.get $xy) (i32.const 3)))
     ;; 8. a symlink "lnk" whose target has a newline; 9. a symlink named "l\n".
-    (call $emit (call $path_symlink (i32.const 480) (i32.const 12) (i32.const 3) (i32.const 512) (i32.const 3)))
-    (call $emit (call $path_symlink (i32.const 544) (i32.const 2) (i32.const 3) (i32.const 576) (i32.const 2)))
+    (call $emit (call $path_symlink (global.get $history_nl) (i32.const 12) (i32.const 3) (global.get $lnk) (i32.const 3)))
+    (call $emit (call $path_symlink (global.get $ok) (i32.const 2) (i32.const 3) (global.get $l_nl) (i32.const 2)))
     ;; 10. rename the history file to "h\n".
-    (call $emit (call $path_rename (i32.const 3) (i32.const 640) (i32.const 11) (i32.const 3) (i32.const 608) (i32.const 2)))
+    (call $emit (call $path_rename (i32.const 3) (global.get $history) (i32.const 11) (i32.const 3) (global.get $h_nl) (i32.const 2)))
     ;; 11. open (no create) "history.txt\n"; 12. stat ff fe.
-    (call $emit (call $path_open (i32.const 3) (i32.const 1) (i32.const 480) (i32.const 12)
+    (call $emit (call $path_open (i32.const 3) (i32.const 1) (global.get $history_nl) (i32.const 12)
       (i32.const 0) (i64.const 0x42) (i64.const 0) (i32.const 0) (i32.const 32)))
-    (call $emit (call $path_filestat_get (i32.const 3) (i32.const 1) (i32.const 288) (i32.const 2) (i32.const 64)))
+    (call $emit (call $path_filestat_get (i32.const 3) (i32.const 1) (global.get $ff) (i32.const 2) (i32.const 64)))
     ;; 13. "café" is valid UTF-8.
-    (call $emit (call $create (i32.const 672) (i32.const 5)))
+    (call $emit (call $create (global.get $cafe) (i32.const 5)))
     ;; 14. 256 bytes of "n": too long; 15. 255 bytes: fine.
     (memory.fill (i32.const 4096) (i32.const 0x6e) (i32.const 256))
     (call $emit (call $create (i32.const 4096) (i32.const 256)))
     (call $emit (call $create (i32.const 4096) (i32.const 255)))
-))
+  )
+)

@@ -18,8 +18,8 @@
   (import "wasi_snapshot_preview1" "fd_pread" (func $fd_pread (param i32 i32 i32 i64 i32) (result i32)))
   (memory (export "memory") 80)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "big") ;; $big
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $big i32 (i32.const 256)) (data (i32.const 256) "big")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -101,9 +101,8 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
     (local $fd i32)
-    (drop (call $open (i32.const 3) (i32.const 256) (i32.const 1) (i32.const 0)))
+    (drop (call $open (i32.const 3) (global.get $big) (i32.const 1) (i32.const 0)))
     (local.set $fd (call $fd))
     (memory.fill (i32.const 4096) (i32.const 0x62) (i32.const 0x400000))
     (i32.store (i32.const 40) (i32.const 4096))
@@ -115,4 +114,5 @@
     (call $emit (call $fd_write (local.get $fd) (i32.const 40) (i32.const 1) (i32.const 48)))
     (call $emit (call $fd_read (local.get $fd) (i32.const 40) (i32.const 1) (i32.const 48)))
     (call $emit (call $count))
-))
+  )
+)

@@ -20,11 +20,11 @@
   (import "wasi_snapshot_preview1" "path_filestat_get" (func $path_filestat_get (param i32 i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "x") ;; $x
-  (data (i32.const 288) "x/y") ;; $x_y
-  (data (i32.const 320) "deep") ;; $deep
-  (data (i32.const 352) "deep/e") ;; $deep_e
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $x i32 (i32.const 256)) (data (i32.const 256) "x")
+  (global $x_y i32 (i32.const 288)) (data (i32.const 288) "x/y")
+  (global $deep i32 (i32.const 320)) (data (i32.const 320) "deep")
+  (global $deep_e i32 (i32.const 352)) (data (i32.const 352) "deep/e")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -122,7 +122,6 @@
         (i32.sub (i32.shl (local.get $k) (i32.const 1)) (i32.const 1)))))
 
   (func (export "_start")
-
     (local $level i32) (local $n i32)
     (local.set $level (i32.const 1))
     (loop $down
@@ -135,20 +134,21 @@
     (call $emit (call $path_open (i32.const 3) (i32.const 0) (i32.const 4096) (local.get $n)
       (i32.const 1) (i64.const 0x42) (i64.const 0) (i32.const 0) (i32.const 32)))
     (local.set $n (call $dpath (i32.const 16) (i32.const 0x73)))
-    (call $emit (call $path_symlink (i32.const 256) (i32.const 1) (i32.const 3) (i32.const 4096) (local.get $n)))
+    (call $emit (call $path_symlink (global.get $x) (i32.const 1) (i32.const 3) (i32.const 4096) (local.get $n)))
     ;; x/y renamed to d^15/x would put y at depth 17; d^14/x puts it at 16.
-    (call $emit (call $mkdir (i32.const 3) (i32.const 256)))
-    (call $emit (call $mkdir (i32.const 3) (i32.const 288)))
+    (call $emit (call $mkdir (i32.const 3) (global.get $x)))
+    (call $emit (call $mkdir (i32.const 3) (global.get $x_y)))
     (local.set $n (call $dpath (i32.const 15) (i32.const 0x78)))
-    (call $emit (call $path_rename (i32.const 3) (i32.const 256) (i32.const 1) (i32.const 3) (i32.const 4096) (local.get $n)))
+    (call $emit (call $path_rename (i32.const 3) (global.get $x) (i32.const 1) (i32.const 3) (i32.const 4096) (local.get $n)))
     (local.set $n (call $dpath (i32.const 14) (i32.const 0x78)))
-    (call $emit (call $path_rename (i32.const 3) (i32.const 256) (i32.const 1) (i32.const 3) (i32.const 4096) (local.get $n)))
+    (call $emit (call $path_rename (i32.const 3) (global.get $x) (i32.const 1) (i32.const 3) (i32.const 4096) (local.get $n)))
     ;; deep -> d^16 (at 4096, without a trailing slash), then mkdir deep/e.
     (local.set $n (call $dpath (i32.const 16) (i32.const 0)))
-    (call $emit (call $path_symlink (i32.const 4096) (local.get $n) (i32.const 3) (i32.const 320) (i32.const 4)))
-    (call $emit (call $mkdir (i32.const 3) (i32.const 352)))
+    (call $emit (call $path_symlink (i32.const 4096) (local.get $n) (i32.const 3) (global.get $deep) (i32.const 4)))
+    (call $emit (call $mkdir (i32.const 3) (global.get $deep_e)))
     ;; A 5000-byte path.
     (memory.fill (i32.const 8192) (i32.const 0x61) (i32.const 5000))
     (call $emit (call $path_open (i32.const 3) (i32.const 0) (i32.const 8192) (i32.const 5000)
       (i32.const 1) (i64.const 0x42) (i64.const 0) (i32.const 0) (i32.const 32)))
-))
+  )
+)

@@ -16,25 +16,25 @@
   (import "wasi_snapshot_preview1" "path_filestat_get" (func $path_filestat_get (param i32 i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "..") ;; $dotdot
-  (data (i32.const 288) "/etc/passwd") ;; $etc_passwd
-  (data (i32.const 320) "a") ;; $a
-  (data (i32.const 352) "a/../../x") ;; $a_up_up_x
-  (data (i32.const 384) "../history.txt") ;; $up_history
-  (data (i32.const 416) "/../history.txt") ;; $slash_up_history
-  (data (i32.const 448) "a/../history.txt") ;; $a_up_history
-  (data (i32.const 480) "/history.txt") ;; $slash_history
-  (data (i32.const 512) "./history.txt") ;; $dot_history
-  (data (i32.const 544) "a/..") ;; $a_up
-  (data (i32.const 576) "a/../..") ;; $a_up_up
-  (data (i32.const 608) "../..") ;; $up_up
-  (data (i32.const 640) "/etc") ;; $slash_etc
-  (data (i32.const 672) "pwned") ;; $pwned
-  (data (i32.const 704) "history.txt") ;; $history
-  (data (i32.const 736) "x") ;; $x
-  (data (i32.const 768) "../x") ;; $up_x
-  (data (i32.const 800) "../l") ;; $up_l
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $dotdot i32 (i32.const 256)) (data (i32.const 256) "..")
+  (global $etc_passwd i32 (i32.const 288)) (data (i32.const 288) "/etc/passwd")
+  (global $a i32 (i32.const 320)) (data (i32.const 320) "a")
+  (global $a_up_up_x i32 (i32.const 352)) (data (i32.const 352) "a/../../x")
+  (global $up_history i32 (i32.const 384)) (data (i32.const 384) "../history.txt")
+  (global $slash_up_history i32 (i32.const 416)) (data (i32.const 416) "/../history.txt")
+  (global $a_up_history i32 (i32.const 448)) (data (i32.const 448) "a/../history.txt")
+  (global $slash_history i32 (i32.const 480)) (data (i32.const 480) "/history.txt")
+  (global $dot_history i32 (i32.const 512)) (data (i32.const 512) "./history.txt")
+  (global $a_up i32 (i32.const 544)) (data (i32.const 544) "a/..")
+  (global $a_up_up i32 (i32.const 576)) (data (i32.const 576) "a/../..")
+  (global $up_up i32 (i32.const 608)) (data (i32.const 608) "../..")
+  (global $slash_etc i32 (i32.const 640)) (data (i32.const 640) "/etc")
+  (global $pwned i32 (i32.const 672)) (data (i32.const 672) "pwned")
+  (global $history i32 (i32.const 704)) (data (i32.const 704) "history.txt")
+  (global $x i32 (i32.const 736)) (data (i32.const 736) "x")
+  (global $up_x i32 (i32.const 768)) (data (i32.const 768) "../x")
+  (global $up_l i32 (i32.const 800)) (data (i32.const 800) "../l")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -116,55 +116,55 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
     (local $a i32) (local $file i32)
     ;; 1. ".." from the root.
-    (call $emit (call $open (i32.const 3) (i32.const 256) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $dotdot) (i32.const 0) (i32.const 0)))
     ;; 2. "/etc/passwd": the virtual root has no etc.
-    (call $emit (call $open (i32.const 3) (i32.const 288) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $etc_passwd) (i32.const 0) (i32.const 0)))
     ;; 3. mkdir a; 4. "a/../../x"; 5. the same with CREAT (nothing may be created anywhere).
-    (call $emit (call $mkdir (i32.const 3) (i32.const 320)))
-    (call $emit (call $open (i32.const 3) (i32.const 352) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 352) (i32.const 1) (i32.const 0)))
+    (call $emit (call $mkdir (i32.const 3) (global.get $a)))
+    (call $emit (call $open (i32.const 3) (global.get $a_up_up_x) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $a_up_up_x) (i32.const 1) (i32.const 0)))
     ;; 6. "../history.txt"; 7. "/../history.txt".
-    (call $emit (call $open (i32.const 3) (i32.const 384) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 416) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $up_history) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $slash_up_history) (i32.const 0) (i32.const 0)))
     ;; 8. "a/../history.txt" stays inside: opens, and 9. reads 10. two bytes.
-    (call $emit (call $open (i32.const 3) (i32.const 448) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $a_up_history) (i32.const 0) (i32.const 0)))
     (call $emit (call $read (call $fd)))
     (call $emit (call $count))
     ;; 11. "/history.txt" and 12. "./history.txt" both name the history file.
-    (call $emit (call $open (i32.const 3) (i32.const 480) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 512) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $slash_history) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $dot_history) (i32.const 0) (i32.const 0)))
     ;; 13. stat "..": above the root too.
-    (call $emit (call $stat (i32.const 1) (i32.const 256)))
+    (call $emit (call $stat (i32.const 1) (global.get $dotdot)))
     ;; 14. "a/.." is the root; 15. "a/../.." is above it.
-    (call $emit (call $open (i32.const 3) (i32.const 544) (i32.const 2) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 576) (i32.const 2) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $a_up) (i32.const 2) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $a_up_up) (i32.const 2) (i32.const 0)))
     ;; From a descriptor on "a" (16): 17. "../.." escapes; 18. ".." is the root;
     ;; 19. "../history.txt" is inside; 20. "/history.txt" starts at the virtual root.
-    (call $emit (call $open (i32.const 3) (i32.const 320) (i32.const 2) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $a) (i32.const 2) (i32.const 0)))
     (local.set $a (call $fd))
-    (call $emit (call $open (local.get $a) (i32.const 608) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (local.get $a) (i32.const 256) (i32.const 2) (i32.const 0)))
-    (call $emit (call $open (local.get $a) (i32.const 384) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (local.get $a) (i32.const 480) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (local.get $a) (global.get $up_up) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (local.get $a) (global.get $dotdot) (i32.const 2) (i32.const 0)))
+    (call $emit (call $open (local.get $a) (global.get $up_history) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (local.get $a) (global.get $slash_history) (i32.const 0) (i32.const 0)))
     ;; 21. mkdir "/etc", 22. create "/etc/passwd", 23. write "pwned" into it: all inside the
     ;; bot's own directory.
-    (call $emit (call $mkdir (i32.const 3) (i32.const 640)))
-    (call $emit (call $open (i32.const 3) (i32.const 288) (i32.const 1) (i32.const 0)))
-    (call $emit (call $write (call $fd) (i32.const 672)))
+    (call $emit (call $mkdir (i32.const 3) (global.get $slash_etc)))
+    (call $emit (call $open (i32.const 3) (global.get $etc_passwd) (i32.const 1) (i32.const 0)))
+    (call $emit (call $write (call $fd) (global.get $pwned)))
     ;; 24. rename the history file to "../history.txt"; 25. unlink, 26. mkdir, 27. symlink
     ;; above the root.
-    (call $emit (call $rename (i32.const 704) (i32.const 384)))
-    (call $emit (call $unlink (i32.const 3) (i32.const 384)))
-    (call $emit (call $mkdir (i32.const 3) (i32.const 768)))
-    (call $emit (call $symlink (i32.const 704) (i32.const 800)))
+    (call $emit (call $rename (global.get $history) (global.get $up_history)))
+    (call $emit (call $unlink (i32.const 3) (global.get $up_history)))
+    (call $emit (call $mkdir (i32.const 3) (global.get $up_x)))
+    (call $emit (call $symlink (global.get $history) (global.get $up_l)))
     ;; Paths from descriptors that are not directories: 28. stdin, 29. a closed number,
     ;; 30. a regular file.
-    (call $emit (call $open (i32.const 0) (i32.const 704) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 99) (i32.const 704) (i32.const 0) (i32.const 0)))
-    (drop (call $open (i32.const 3) (i32.const 704) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 0) (global.get $history) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 99) (global.get $history) (i32.const 0) (i32.const 0)))
+    (drop (call $open (i32.const 3) (global.get $history) (i32.const 0) (i32.const 0)))
     (local.set $file (call $fd))
-    (call $emit (call $open (local.get $file) (i32.const 736) (i32.const 1) (i32.const 0)))
-))
+    (call $emit (call $open (local.get $file) (global.get $x) (i32.const 1) (i32.const 0)))
+  )
+)

@@ -20,10 +20,10 @@
   (import "wasi_snapshot_preview1" "fd_renumber" (func $fd_renumber (param i32 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) ".") ;; $dot
-  (data (i32.const 288) "history.txt") ;; $history
-  (data (i32.const 320) "newfile") ;; $newfile
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $dot i32 (i32.const 256)) (data (i32.const 256) ".")
+  (global $history i32 (i32.const 288)) (data (i32.const 288) "history.txt")
+  (global $newfile i32 (i32.const 320)) (data (i32.const 320) "newfile")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -105,22 +105,22 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
     (local $n i32) (local $e i32)
     (block $full
       (loop $more
-        (local.set $e (call $open (i32.const 3) (i32.const 256) (i32.const 2) (i32.const 0)))
+        (local.set $e (call $open (i32.const 3) (global.get $dot) (i32.const 2) (i32.const 0)))
         (br_if $full (local.get $e))
         (local.set $n (i32.add (local.get $n) (i32.const 1)))
         (br $more)))
     (call $emit (local.get $n))
     (call $emit (local.get $e))
     (call $emit (call $fd_close (i32.const 10)))
-    (call $emit (call $open (i32.const 3) (i32.const 256) (i32.const 2) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $dot) (i32.const 2) (i32.const 0)))
     (call $emit (call $fd))
-    (call $emit (call $open (i32.const 3) (i32.const 288) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 320) (i32.const 1) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $history) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $newfile) (i32.const 1) (i32.const 0)))
     (call $emit (call $fd_renumber (i32.const 10) (i32.const 11)))
-    (drop (call $open (i32.const 3) (i32.const 256) (i32.const 2) (i32.const 0)))
+    (drop (call $open (i32.const 3) (global.get $dot) (i32.const 2) (i32.const 0)))
     (call $emit (call $fd))
-))
+  )
+)

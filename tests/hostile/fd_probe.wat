@@ -24,7 +24,6 @@
   (import "wasi_snapshot_preview1" "fd_prestat_dir_name" (func $fd_prestat_dir_name (param i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -106,7 +105,6 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
     (local $fd i32) (local $e i32) (local $other i32)
     (loop $each
       (local.set $e (call $fd_fdstat_get (local.get $fd) (i32.const 64)))
@@ -141,4 +139,5 @@
     (call $emit (call $fd_renumber (i32.const 4095) (i32.const 3)))
     (call $emit (call $fd_prestat_get (i32.const 0) (i32.const 64)))
     (call $emit (call $fd_prestat_dir_name (i32.const 3) (i32.const 4096) (i32.const 0)))
-))
+  )
+)

@@ -13,8 +13,8 @@
   (import "wasi_snapshot_preview1" "path_filestat_get" (func $path_filestat_get (param i32 i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "history.txt") ;; $history
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $history i32 (i32.const 256)) (data (i32.const 256) "history.txt")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -96,7 +96,7 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
-    (call $emit (call $unlink (i32.const 3) (i32.const 256)))
-    (call $emit (call $open (i32.const 3) (i32.const 256) (i32.const 0) (i32.const 0)))
-))
+    (call $emit (call $unlink (i32.const 3) (global.get $history)))
+    (call $emit (call $open (i32.const 3) (global.get $history) (i32.const 0) (i32.const 0)))
+  )
+)

@@ -17,10 +17,10 @@
   (import "wasi_snapshot_preview1" "path_link" (func $path_link (param i32 i32 i32 i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "history.txt") ;; $history
-  (data (i32.const 288) "h2") ;; $h2
-  (data (i32.const 320) "XXX") ;; $xxx
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $history i32 (i32.const 256)) (data (i32.const 256) "history.txt")
+  (global $h2 i32 (i32.const 288)) (data (i32.const 288) "h2")
+  (global $xxx i32 (i32.const 320)) (data (i32.const 320) "XXX")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -102,14 +102,14 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
-    (call $emit (call $path_link (i32.const 3) (i32.const 0) (i32.const 256) (i32.const 11)
-      (i32.const 3) (i32.const 288) (i32.const 2)))
-    (call $emit (call $path_link (i32.const 3) (i32.const 1) (i32.const 256) (i32.const 11)
-      (i32.const 3) (i32.const 288) (i32.const 2)))
-    (call $emit (call $path_link (i32.const 99) (i32.const 0) (i32.const 256) (i32.const 11)
-      (i32.const 3) (i32.const 288) (i32.const 2)))
-    (call $emit (call $open (i32.const 3) (i32.const 288) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 288) (i32.const 1) (i32.const 0)))
-    (call $emit (call $write (call $fd) (i32.const 320)))
-))
+    (call $emit (call $path_link (i32.const 3) (i32.const 0) (global.get $history) (i32.const 11)
+      (i32.const 3) (global.get $h2) (i32.const 2)))
+    (call $emit (call $path_link (i32.const 3) (i32.const 1) (global.get $history) (i32.const 11)
+      (i32.const 3) (global.get $h2) (i32.const 2)))
+    (call $emit (call $path_link (i32.const 99) (i32.const 0) (global.get $history) (i32.const 11)
+      (i32.const 3) (global.get $h2) (i32.const 2)))
+    (call $emit (call $open (i32.const 3) (global.get $h2) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $h2) (i32.const 1) (i32.const 0)))
+    (call $emit (call $write (call $fd) (global.get $xxx)))
+  )
+)

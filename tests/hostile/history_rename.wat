@@ -15,10 +15,10 @@
   (import "wasi_snapshot_preview1" "path_filestat_get" (func $path_filestat_get (param i32 i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "history.txt") ;; $history
-  (data (i32.const 288) "h.old") ;; $old
-  (data (i32.const 320) "XYZ") ;; $xyz
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $history i32 (i32.const 256)) (data (i32.const 256) "history.txt")
+  (global $old i32 (i32.const 288)) (data (i32.const 288) "h.old")
+  (global $xyz i32 (i32.const 320)) (data (i32.const 320) "XYZ")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -100,9 +100,9 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
-    (call $emit (call $rename (i32.const 256) (i32.const 288)))
-    (call $emit (call $open (i32.const 3) (i32.const 288) (i32.const 0) (i32.const 1)))
-    (call $emit (call $write (call $fd) (i32.const 320)))
-    (call $emit (call $open (i32.const 3) (i32.const 256) (i32.const 0) (i32.const 0)))
-))
+    (call $emit (call $rename (global.get $history) (global.get $old)))
+    (call $emit (call $open (i32.const 3) (global.get $old) (i32.const 0) (i32.const 1)))
+    (call $emit (call $write (call $fd) (global.get $xyz)))
+    (call $emit (call $open (i32.const 3) (global.get $history) (i32.const 0) (i32.const 0)))
+  )
+)

@@ -19,9 +19,9 @@
   (import "wasi_snapshot_preview1" "fd_filestat_set_size" (func $fd_filestat_set_size (param i32 i64) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "history.txt") ;; $history
-  (data (i32.const 288) "XX") ;; $xx
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $history i32 (i32.const 256)) (data (i32.const 256) "history.txt")
+  (global $xx i32 (i32.const 288)) (data (i32.const 288) "XX")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -103,17 +103,17 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
     (local $ro i32)
-    (call $emit (call $path_open (i32.const 3) (i32.const 1) (i32.const 256) (i32.const 11)
+    (call $emit (call $path_open (i32.const 3) (i32.const 1) (global.get $history) (i32.const 11)
       (i32.const 0) (i64.const 0x2) (i64.const 0) (i32.const 0) (i32.const 32)))
     (local.set $ro (call $fd))
-    (call $emit (call $write (local.get $ro) (i32.const 288)))
-    (i32.store (i32.const 40) (i32.const 288))
+    (call $emit (call $write (local.get $ro) (global.get $xx)))
+    (i32.store (i32.const 40) (global.get $xx))
     (i32.store (i32.const 44) (i32.const 2))
     (call $emit (call $fd_pwrite (local.get $ro) (i32.const 40) (i32.const 1) (i64.const 0) (i32.const 48)))
     (call $emit (call $fd_allocate (local.get $ro) (i64.const 0) (i64.const 100)))
     (call $emit (call $fd_filestat_set_size (local.get $ro) (i64.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 256) (i32.const 0) (i32.const 0)))
-    (call $emit (call $write (call $fd) (i32.const 288)))
-))
+    (call $emit (call $open (i32.const 3) (global.get $history) (i32.const 0) (i32.const 0)))
+    (call $emit (call $write (call $fd) (global.get $xx)))
+  )
+)

@@ -17,8 +17,8 @@
   (import "wasi_snapshot_preview1" "path_filestat_get" (func $path_filestat_get (param i32 i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "history.txt") ;; $history
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $history i32 (i32.const 256)) (data (i32.const 256) "history.txt")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -100,12 +100,12 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
     (local $n i32)
     ;; The new name: stdin, read into 4096 and NUL-terminated.
     (i32.store (i32.const 40) (i32.const 4096))
     (i32.store (i32.const 44) (i32.const 200))
     (drop (call $fd_read (i32.const 0) (i32.const 40) (i32.const 1) (i32.const 48)))
     (i32.store8 (i32.add (i32.const 4096) (call $count)) (i32.const 0))
-    (call $emit (call $rename (i32.const 256) (i32.const 4096)))
-))
+    (call $emit (call $rename (global.get $history) (i32.const 4096)))
+  )
+)

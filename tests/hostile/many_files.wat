@@ -19,11 +19,11 @@
   (import "wasi_snapshot_preview1" "fd_close" (func $fd_close (param i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "dir") ;; $dir
-  (data (i32.const 288) "x") ;; $x
-  (data (i32.const 320) "f000000") ;; $f0
-  (data (i32.const 352) "g") ;; $g
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $dir i32 (i32.const 256)) (data (i32.const 256) "dir")
+  (global $x i32 (i32.const 288)) (data (i32.const 288) "x")
+  (global $f0 i32 (i32.const 320)) (data (i32.const 320) "f000000")
+  (global $g i32 (i32.const 352)) (data (i32.const 352) "g")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -105,7 +105,6 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
     (local $i i32) (local $n i32) (local $k i32) (local $e i32)
     (local $created i32) (local $first i32) (local $first_e i32) (local $other i32)
     (local.set $first (i32.const -1))
@@ -137,9 +136,10 @@
     (call $emit (local.get $first))
     (call $emit (local.get $first_e))
     (call $emit (local.get $other))
-    (call $emit (call $mkdir (i32.const 3) (i32.const 256)))
-    (call $emit (call $symlink (i32.const 320) (i32.const 288)))
-    (call $emit (call $unlink (i32.const 3) (i32.const 320)))
-    (call $emit (call $mkdir (i32.const 3) (i32.const 256)))
-    (call $emit (call $open (i32.const 3) (i32.const 352) (i32.const 1) (i32.const 0)))
-))
+    (call $emit (call $mkdir (i32.const 3) (global.get $dir)))
+    (call $emit (call $symlink (global.get $f0) (global.get $x)))
+    (call $emit (call $unlink (i32.const 3) (global.get $f0)))
+    (call $emit (call $mkdir (i32.const 3) (global.get $dir)))
+    (call $emit (call $open (i32.const 3) (global.get $g) (i32.const 1) (i32.const 0)))
+  )
+)

@@ -17,9 +17,9 @@
   (import "wasi_snapshot_preview1" "fd_readdir" (func $fd_readdir (param i32 i32 i32 i64 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "history.txt") ;; $history
-  (data (i32.const 288) "x") ;; $x
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $history i32 (i32.const 256)) (data (i32.const 256) "history.txt")
+  (global $x i32 (i32.const 288)) (data (i32.const 288) "x")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -101,14 +101,14 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
-    (call $emit (call $open (i32.const 3) (i32.const 256) (i32.const 1) (i32.const 0)))
-    (call $emit (call $mkdir (i32.const 3) (i32.const 288)))
+    (call $emit (call $open (i32.const 3) (global.get $history) (i32.const 1) (i32.const 0)))
+    (call $emit (call $mkdir (i32.const 3) (global.get $x)))
     (call $emit (call $fd_prestat_get (i32.const 3) (i32.const 64)))
     (call $emit (call $fd_readdir (i32.const 3) (i32.const 4096) (i32.const 1024) (i64.const 0) (i32.const 48)))
-    (call $emit (call $symlink (i32.const 256) (i32.const 288)))
-    (call $emit (call $rename (i32.const 256) (i32.const 288)))
-    (call $emit (call $unlink (i32.const 3) (i32.const 256)))
-    (call $emit (call $stat (i32.const 1) (i32.const 256)))
-    (call $emit (call $open (i32.const 4) (i32.const 256) (i32.const 1) (i32.const 0)))
-))
+    (call $emit (call $symlink (global.get $history) (global.get $x)))
+    (call $emit (call $rename (global.get $history) (global.get $x)))
+    (call $emit (call $unlink (i32.const 3) (global.get $history)))
+    (call $emit (call $stat (i32.const 1) (global.get $history)))
+    (call $emit (call $open (i32.const 4) (global.get $history) (i32.const 1) (i32.const 0)))
+  )
+)

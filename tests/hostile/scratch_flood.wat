@@ -20,10 +20,10 @@
   (import "wasi_snapshot_preview1" "fd_filestat_get" (func $fd_filestat_get (param i32 i32) (result i32)))
   (memory (export "memory") 2)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "scratch.bin") ;; $scratch
-  (data (i32.const 288) "b") ;; $b
-  (data (i32.const 320) "1") ;; $one
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $scratch i32 (i32.const 256)) (data (i32.const 256) "scratch.bin")
+  (global $b i32 (i32.const 288)) (data (i32.const 288) "b")
+  (global $one i32 (i32.const 320)) (data (i32.const 320) "1")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -105,11 +105,10 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
     (local $fd i32) (local $i i32) (local $e i32)
     (local $ok i32) (local $nospc i32) (local $other i32) (local $first i32)
     (local.set $first (i32.const -1))
-    (drop (call $open (i32.const 3) (i32.const 256) (i32.const 9) (i32.const 0)))
+    (drop (call $open (i32.const 3) (global.get $scratch) (i32.const 9) (i32.const 0)))
     (local.set $fd (call $fd))
     (memory.fill (i32.const 4096) (i32.const 0x73) (i32.const 100000))
     (i32.store (i32.const 40) (i32.const 4096))
@@ -139,6 +138,7 @@
     (call $emit (call $fd_write (local.get $fd) (i32.const 40) (i32.const 1) (i32.const 48)))
     (drop (call $fd_filestat_get (local.get $fd) (i32.const 64)))
     (call $emit (call $stat_size))
-    (call $emit (call $open (i32.const 3) (i32.const 288) (i32.const 1) (i32.const 0)))
-    (call $emit (call $write (call $fd) (i32.const 320)))
-))
+    (call $emit (call $open (i32.const 3) (global.get $b) (i32.const 1) (i32.const 0)))
+    (call $emit (call $write (call $fd) (global.get $one)))
+  )
+)

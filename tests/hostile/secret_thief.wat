@@ -20,16 +20,16 @@
   (import "wasi_snapshot_preview1" "fd_readdir" (func $fd_readdir (param i32 i32 i32 i64 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "secret.txt") ;; $p1
-  (data (i32.const 288) "/secret.txt") ;; $p2
-  (data (i32.const 320) "../secret.txt") ;; $p3
-  (data (i32.const 352) "hidden/secret.txt") ;; $p4
-  (data (i32.const 384) "../A/secret.txt") ;; $p5
-  (data (i32.const 416) "/../secret.txt") ;; $p6
-  (data (i32.const 448) "//secret.txt") ;; $p7
-  (data (i32.const 480) "./hidden/../secret.txt") ;; $p8
-  (data (i32.const 512) "../../hidden/secret.txt") ;; $p9
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $p1 i32 (i32.const 256)) (data (i32.const 256) "secret.txt")
+  (global $p2 i32 (i32.const 288)) (data (i32.const 288) "/secret.txt")
+  (global $p3 i32 (i32.const 320)) (data (i32.const 320) "../secret.txt")
+  (global $p4 i32 (i32.const 352)) (data (i32.const 352) "hidden/secret.txt")
+  (global $p5 i32 (i32.const 384)) (data (i32.const 384) "../A/secret.txt")
+  (global $p6 i32 (i32.const 416)) (data (i32.const 416) "/../secret.txt")
+  (global $p7 i32 (i32.const 448)) (data (i32.const 448) "//secret.txt")
+  (global $p8 i32 (i32.const 480)) (data (i32.const 480) "./hidden/../secret.txt")
+  (global $p9 i32 (i32.const 512)) (data (i32.const 512) "../../hidden/secret.txt")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -111,17 +111,16 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
     (local $fd i32) (local $valid i32) (local $at i32) (local $entries i32)
-    (call $emit (call $open (i32.const 3) (i32.const 256) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 288) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 320) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 352) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 384) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 416) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 448) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 480) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 512) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $p1) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $p2) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $p3) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $p4) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $p5) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $p6) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $p7) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $p8) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $p9) (i32.const 0) (i32.const 0)))
     (local.set $fd (i32.const 4))
     (loop $each
       (if (i32.eqz (call $fd_fdstat_get (local.get $fd) (i32.const 64)))
@@ -140,4 +139,5 @@
           (i32.add (i32.const 24) (i32.load (i32.add (i32.const 4112) (local.get $at))))))
         (br $next)))
     (call $emit (local.get $entries))
-))
+  )
+)

@@ -14,11 +14,11 @@
   (import "wasi_snapshot_preview1" "path_filestat_get" (func $path_filestat_get (param i32 i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "hidden") ;; $hidden
-  (data (i32.const 288) "secret.txt") ;; $secret
-  (data (i32.const 320) "hidden/secret.txt") ;; $hidden_secret
-  (data (i32.const 352) "s3cr3t-of-A") ;; $text
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $hidden i32 (i32.const 256)) (data (i32.const 256) "hidden")
+  (global $secret i32 (i32.const 288)) (data (i32.const 288) "secret.txt")
+  (global $hidden_secret i32 (i32.const 320)) (data (i32.const 320) "hidden/secret.txt")
+  (global $text i32 (i32.const 352)) (data (i32.const 352) "s3cr3t-of-A")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -100,10 +100,10 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
-    (call $emit (call $mkdir (i32.const 3) (i32.const 256)))
-    (call $emit (call $open (i32.const 3) (i32.const 288) (i32.const 1) (i32.const 0)))
-    (call $emit (call $write (call $fd) (i32.const 352)))
-    (call $emit (call $open (i32.const 3) (i32.const 320) (i32.const 1) (i32.const 0)))
-    (call $emit (call $write (call $fd) (i32.const 352)))
-))
+    (call $emit (call $mkdir (i32.const 3) (global.get $hidden)))
+    (call $emit (call $open (i32.const 3) (global.get $secret) (i32.const 1) (i32.const 0)))
+    (call $emit (call $write (call $fd) (global.get $text)))
+    (call $emit (call $open (i32.const 3) (global.get $hidden_secret) (i32.const 1) (i32.const 0)))
+    (call $emit (call $write (call $fd) (global.get $text)))
+  )
+)

@@ -25,9 +25,9 @@
   (import "wasi_snapshot_preview1" "fd_filestat_get" (func $fd_filestat_get (param i32 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "sparse") ;; $sparse
-  (data (i32.const 288) "x") ;; $byte
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $sparse i32 (i32.const 256)) (data (i32.const 256) "sparse")
+  (global $byte i32 (i32.const 288)) (data (i32.const 288) "x")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -109,11 +109,10 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
     (local $fd i32)
-    (drop (call $open (i32.const 3) (i32.const 256) (i32.const 1) (i32.const 0)))
+    (drop (call $open (i32.const 3) (global.get $sparse) (i32.const 1) (i32.const 0)))
     (local.set $fd (call $fd))
-    (i32.store (i32.const 40) (i32.const 288))
+    (i32.store (i32.const 40) (global.get $byte))
     (i32.store (i32.const 44) (i32.const 1))
     (call $emit (call $fd_pwrite (local.get $fd) (i32.const 40) (i32.const 1) (i64.const 0x10000000000) (i32.const 48)))
     (call $emit (call $fd_seek (local.get $fd) (i64.const 0x10000000000) (i32.const 0) (i32.const 56)))
@@ -127,4 +126,5 @@
     (call $emit (call $fd_pwrite (local.get $fd) (i32.const 40) (i32.const 1) (i64.const 0x100000) (i32.const 48)))
     (drop (call $fd_filestat_get (local.get $fd) (i32.const 64)))
     (call $emit (call $stat_size))
-))
+  )
+)

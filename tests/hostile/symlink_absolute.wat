@@ -15,17 +15,17 @@
   (import "wasi_snapshot_preview1" "path_filestat_get" (func $path_filestat_get (param i32 i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "/history.txt") ;; $slash_history
-  (data (i32.const 288) "abs") ;; $abs
-  (data (i32.const 320) "sub") ;; $sub
-  (data (i32.const 352) "sub/abs") ;; $sub_abs
-  (data (i32.const 384) "/etc/passwd") ;; $etc_passwd
-  (data (i32.const 416) "pw") ;; $pw
-  (data (i32.const 448) "/") ;; $slash
-  (data (i32.const 480) "root") ;; $root
-  (data (i32.const 512) "root/history.txt") ;; $root_history
-  (data (i32.const 544) "root/../x") ;; $root_up_x
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $slash_history i32 (i32.const 256)) (data (i32.const 256) "/history.txt")
+  (global $abs i32 (i32.const 288)) (data (i32.const 288) "abs")
+  (global $sub i32 (i32.const 320)) (data (i32.const 320) "sub")
+  (global $sub_abs i32 (i32.const 352)) (data (i32.const 352) "sub/abs")
+  (global $etc_passwd i32 (i32.const 384)) (data (i32.const 384) "/etc/passwd")
+  (global $pw i32 (i32.const 416)) (data (i32.const 416) "pw")
+  (global $slash i32 (i32.const 448)) (data (i32.const 448) "/")
+  (global $root i32 (i32.const 480)) (data (i32.const 480) "root")
+  (global $root_history i32 (i32.const 512)) (data (i32.const 512) "root/history.txt")
+  (global $root_up_x i32 (i32.const 544)) (data (i32.const 544) "root/../x")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -107,36 +107,36 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
     ;; 1. symlink abs -> /history.txt; 2. open it, 3. read, 4. two bytes, 5. "I\n".
-    (call $emit (call $symlink (i32.const 256) (i32.const 288)))
-    (call $emit (call $open (i32.const 3) (i32.const 288) (i32.const 0) (i32.const 0)))
+    (call $emit (call $symlink (global.get $slash_history) (global.get $abs)))
+    (call $emit (call $open (i32.const 3) (global.get $abs) (i32.const 0) (i32.const 0)))
     (call $emit (call $read (call $fd)))
     (call $emit (call $count))
     (call $emit (i32.load16_u (i32.const 4096)))
     ;; 6. mkdir sub; 7. sub/abs -> /history.txt; 8. open; 9. read; 10. still two bytes: the
     ;; target is resolved from the virtual root, not from sub.
-    (call $emit (call $mkdir (i32.const 3) (i32.const 320)))
-    (call $emit (call $symlink (i32.const 256) (i32.const 352)))
-    (call $emit (call $open (i32.const 3) (i32.const 352) (i32.const 0) (i32.const 0)))
+    (call $emit (call $mkdir (i32.const 3) (global.get $sub)))
+    (call $emit (call $symlink (global.get $slash_history) (global.get $sub_abs)))
+    (call $emit (call $open (i32.const 3) (global.get $sub_abs) (i32.const 0) (i32.const 0)))
     (call $emit (call $read (call $fd)))
     (call $emit (call $count))
     ;; 11. pw -> /etc/passwd; 12. opening it: ENOENT.
-    (call $emit (call $symlink (i32.const 384) (i32.const 416)))
-    (call $emit (call $open (i32.const 3) (i32.const 416) (i32.const 0) (i32.const 0)))
+    (call $emit (call $symlink (global.get $etc_passwd) (global.get $pw)))
+    (call $emit (call $open (i32.const 3) (global.get $pw) (i32.const 0) (i32.const 0)))
     ;; 13. root -> /; 14. root/history.txt opens; 15. root/../x is above the root.
-    (call $emit (call $symlink (i32.const 448) (i32.const 480)))
-    (call $emit (call $open (i32.const 3) (i32.const 512) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 544) (i32.const 0) (i32.const 0)))
+    (call $emit (call $symlink (global.get $slash) (global.get $root)))
+    (call $emit (call $open (i32.const 3) (global.get $root_history) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $root_up_x) (i32.const 0) (i32.const 0)))
     ;; 16. stat abs following the link: 17. a regular file (4) 18. of 2 bytes;
     ;; 19. without following: 20. a symlink (7) 21. of 12 bytes (its target's length).
-    (call $emit (call $stat (i32.const 1) (i32.const 288)))
+    (call $emit (call $stat (i32.const 1) (global.get $abs)))
     (call $emit (call $stat_type))
     (call $emit (call $stat_size))
-    (call $emit (call $stat (i32.const 0) (i32.const 288)))
+    (call $emit (call $stat (i32.const 0) (global.get $abs)))
     (call $emit (call $stat_type))
     (call $emit (call $stat_size))
     ;; 22. readlink abs: 23. 12 bytes, the target as written.
-    (call $emit (call $readlink (i32.const 288)))
+    (call $emit (call $readlink (global.get $abs)))
     (call $emit (call $count))
-))
+  )
+)

@@ -16,13 +16,13 @@
   (import "wasi_snapshot_preview1" "path_filestat_get" (func $path_filestat_get (param i32 i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "history.txt") ;; $history
-  (data (i32.const 288) "answer.txt") ;; $answer
-  (data (i32.const 320) "/etc/passwd") ;; $etc_passwd
-  (data (i32.const 352) "passwd") ;; $passwd
-  (data (i32.const 384) "../../../../etc/shadow") ;; $shadow_target
-  (data (i32.const 416) "shadow") ;; $shadow
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $history i32 (i32.const 256)) (data (i32.const 256) "history.txt")
+  (global $answer i32 (i32.const 288)) (data (i32.const 288) "answer.txt")
+  (global $etc_passwd i32 (i32.const 320)) (data (i32.const 320) "/etc/passwd")
+  (global $passwd i32 (i32.const 352)) (data (i32.const 352) "passwd")
+  (global $shadow_target i32 (i32.const 384)) (data (i32.const 384) "../../../../etc/shadow")
+  (global $shadow i32 (i32.const 416)) (data (i32.const 416) "shadow")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -104,10 +104,10 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
-    (call $emit (call $symlink (i32.const 256) (i32.const 288)))
-    (call $emit (call $symlink (i32.const 320) (i32.const 352)))
-    (call $emit (call $symlink (i32.const 384) (i32.const 416)))
-    (call $emit (call $unlink (i32.const 3) (i32.const 256)))
-    (call $emit (call $symlink (i32.const 320) (i32.const 256)))
-))
+    (call $emit (call $symlink (global.get $history) (global.get $answer)))
+    (call $emit (call $symlink (global.get $etc_passwd) (global.get $passwd)))
+    (call $emit (call $symlink (global.get $shadow_target) (global.get $shadow)))
+    (call $emit (call $unlink (i32.const 3) (global.get $history)))
+    (call $emit (call $symlink (global.get $etc_passwd) (global.get $history)))
+  )
+)

@@ -15,25 +15,25 @@
   (import "wasi_snapshot_preview1" "path_filestat_get" (func $path_filestat_get (param i32 i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "../../etc/passwd") ;; $esc_target
-  (data (i32.const 288) "esc") ;; $esc
-  (data (i32.const 320) "..") ;; $dotdot
-  (data (i32.const 352) "up") ;; $up
-  (data (i32.const 384) "up/history.txt") ;; $up_history
-  (data (i32.const 416) "a") ;; $a
-  (data (i32.const 448) "../history.txt") ;; $up_history_target
-  (data (i32.const 480) "a/ok") ;; $a_ok
-  (data (i32.const 512) "../../x") ;; $up_up_x
-  (data (i32.const 544) "a/bad") ;; $a_bad
-  (data (i32.const 576) "a/../..") ;; $a_up_up
-  (data (i32.const 608) "sneaky") ;; $sneaky
-  (data (i32.const 640) "sneaky/history.txt") ;; $sneaky_history
-  (data (i32.const 672) "l1") ;; $l1
-  (data (i32.const 704) "l2") ;; $l2
-  (data (i32.const 736) "/..") ;; $slash_up
-  (data (i32.const 768) "slash_up") ;; $slash_up_link
-  (data (i32.const 800) "slash_up/etc/passwd") ;; $slash_up_passwd
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $esc_target i32 (i32.const 256)) (data (i32.const 256) "../../etc/passwd")
+  (global $esc i32 (i32.const 288)) (data (i32.const 288) "esc")
+  (global $dotdot i32 (i32.const 320)) (data (i32.const 320) "..")
+  (global $up i32 (i32.const 352)) (data (i32.const 352) "up")
+  (global $up_history i32 (i32.const 384)) (data (i32.const 384) "up/history.txt")
+  (global $a i32 (i32.const 416)) (data (i32.const 416) "a")
+  (global $up_history_target i32 (i32.const 448)) (data (i32.const 448) "../history.txt")
+  (global $a_ok i32 (i32.const 480)) (data (i32.const 480) "a/ok")
+  (global $up_up_x i32 (i32.const 512)) (data (i32.const 512) "../../x")
+  (global $a_bad i32 (i32.const 544)) (data (i32.const 544) "a/bad")
+  (global $a_up_up i32 (i32.const 576)) (data (i32.const 576) "a/../..")
+  (global $sneaky i32 (i32.const 608)) (data (i32.const 608) "sneaky")
+  (global $sneaky_history i32 (i32.const 640)) (data (i32.const 640) "sneaky/history.txt")
+  (global $l1 i32 (i32.const 672)) (data (i32.const 672) "l1")
+  (global $l2 i32 (i32.const 704)) (data (i32.const 704) "l2")
+  (global $slash_up i32 (i32.const 736)) (data (i32.const 736) "/..")
+  (global $slash_up_link i32 (i32.const 768)) (data (i32.const 768) "slash_up")
+  (global $slash_up_passwd i32 (i32.const 800)) (data (i32.const 800) "slash_up/etc/passwd")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -115,40 +115,40 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
     ;; 1. esc -> ../../etc/passwd is created; 2. following it and 3. creating through it
     ;; are ENOTCAPABLE.
-    (call $emit (call $symlink (i32.const 256) (i32.const 288)))
-    (call $emit (call $open (i32.const 3) (i32.const 288) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 288) (i32.const 1) (i32.const 0)))
+    (call $emit (call $symlink (global.get $esc_target) (global.get $esc)))
+    (call $emit (call $open (i32.const 3) (global.get $esc) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $esc) (i32.const 1) (i32.const 0)))
     ;; 4. up -> ..; 5. up/history.txt and 6. up itself are above the root.
-    (call $emit (call $symlink (i32.const 320) (i32.const 352)))
-    (call $emit (call $open (i32.const 3) (i32.const 384) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 352) (i32.const 2) (i32.const 0)))
+    (call $emit (call $symlink (global.get $dotdot) (global.get $up)))
+    (call $emit (call $open (i32.const 3) (global.get $up_history) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $up) (i32.const 2) (i32.const 0)))
     ;; 7. mkdir a; 8. a/ok -> ../history.txt (inside); 9. opens; 10. reads 11. two bytes.
-    (call $emit (call $mkdir (i32.const 3) (i32.const 416)))
-    (call $emit (call $symlink (i32.const 448) (i32.const 480)))
-    (call $emit (call $open (i32.const 3) (i32.const 480) (i32.const 0) (i32.const 0)))
+    (call $emit (call $mkdir (i32.const 3) (global.get $a)))
+    (call $emit (call $symlink (global.get $up_history_target) (global.get $a_ok)))
+    (call $emit (call $open (i32.const 3) (global.get $a_ok) (i32.const 0) (i32.const 0)))
     (call $emit (call $read (call $fd)))
     (call $emit (call $count))
     ;; 12. a/bad -> ../../x; 13. open and 14. create through it: ENOTCAPABLE.
-    (call $emit (call $symlink (i32.const 512) (i32.const 544)))
-    (call $emit (call $open (i32.const 3) (i32.const 544) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 544) (i32.const 1) (i32.const 0)))
+    (call $emit (call $symlink (global.get $up_up_x) (global.get $a_bad)))
+    (call $emit (call $open (i32.const 3) (global.get $a_bad) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $a_bad) (i32.const 1) (i32.const 0)))
     ;; 15. sneaky -> a/../..; 16. sneaky/history.txt: ENOTCAPABLE.
-    (call $emit (call $symlink (i32.const 576) (i32.const 608)))
-    (call $emit (call $open (i32.const 3) (i32.const 640) (i32.const 0) (i32.const 0)))
+    (call $emit (call $symlink (global.get $a_up_up) (global.get $sneaky)))
+    (call $emit (call $open (i32.const 3) (global.get $sneaky_history) (i32.const 0) (i32.const 0)))
     ;; 17. l1 -> l2, 18. l2 -> l1; 19. open l1: ELOOP.
-    (call $emit (call $symlink (i32.const 704) (i32.const 672)))
-    (call $emit (call $symlink (i32.const 672) (i32.const 704)))
-    (call $emit (call $open (i32.const 3) (i32.const 672) (i32.const 0) (i32.const 0)))
+    (call $emit (call $symlink (global.get $l2) (global.get $l1)))
+    (call $emit (call $symlink (global.get $l1) (global.get $l2)))
+    (call $emit (call $open (i32.const 3) (global.get $l1) (i32.const 0) (i32.const 0)))
     ;; 20. slash_up -> /..; 21. slash_up/etc/passwd: ENOTCAPABLE.
-    (call $emit (call $symlink (i32.const 736) (i32.const 768)))
-    (call $emit (call $open (i32.const 3) (i32.const 800) (i32.const 0) (i32.const 0)))
+    (call $emit (call $symlink (global.get $slash_up) (global.get $slash_up_link)))
+    (call $emit (call $open (i32.const 3) (global.get $slash_up_passwd) (i32.const 0) (i32.const 0)))
     ;; 22. stat esc following it: ENOTCAPABLE; 23. the link itself: fine.
-    (call $emit (call $stat (i32.const 1) (i32.const 288)))
-    (call $emit (call $stat (i32.const 0) (i32.const 288)))
+    (call $emit (call $stat (i32.const 1) (global.get $esc)))
+    (call $emit (call $stat (i32.const 0) (global.get $esc)))
     ;; 24. readlink esc: 25. its 16 bytes.
-    (call $emit (call $readlink (i32.const 288)))
+    (call $emit (call $readlink (global.get $esc)))
     (call $emit (call $count))
-))
+  )
+)

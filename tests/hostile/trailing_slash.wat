@@ -15,21 +15,21 @@
   (import "wasi_snapshot_preview1" "path_filestat_get" (func $path_filestat_get (param i32 i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
 
-  ;; Strings (NUL-terminated), with their names as used below.
-  (data (i32.const 256) "history.txt") ;; $history
-  (data (i32.const 288) "link") ;; $link
-  (data (i32.const 320) "link/") ;; $link_slash
-  (data (i32.const 352) "history.txt/") ;; $history_slash
-  (data (i32.const 384) "history.txt/.") ;; $history_dot
-  (data (i32.const 416) "history.txt/..") ;; $history_dotdot
-  (data (i32.const 448) "x") ;; $x
-  (data (i32.const 480) "x/") ;; $x_slash
-  (data (i32.const 512) "new/") ;; $new_slash
-  (data (i32.const 544) "l2/") ;; $l2_slash
-  (data (i32.const 576) "d") ;; $d
-  (data (i32.const 608) "dl") ;; $dl
-  (data (i32.const 640) "dl/") ;; $dl_slash
-  (data (i32.const 672) "link/.") ;; $link_dot
+  ;; Strings, NUL-terminated; each global holds one's address.
+  (global $history i32 (i32.const 256)) (data (i32.const 256) "history.txt")
+  (global $link i32 (i32.const 288)) (data (i32.const 288) "link")
+  (global $link_slash i32 (i32.const 320)) (data (i32.const 320) "link/")
+  (global $history_slash i32 (i32.const 352)) (data (i32.const 352) "history.txt/")
+  (global $history_dot i32 (i32.const 384)) (data (i32.const 384) "history.txt/.")
+  (global $history_dotdot i32 (i32.const 416)) (data (i32.const 416) "history.txt/..")
+  (global $x i32 (i32.const 448)) (data (i32.const 448) "x")
+  (global $x_slash i32 (i32.const 480)) (data (i32.const 480) "x/")
+  (global $new_slash i32 (i32.const 512)) (data (i32.const 512) "new/")
+  (global $l2_slash i32 (i32.const 544)) (data (i32.const 544) "l2/")
+  (global $d i32 (i32.const 576)) (data (i32.const 576) "d")
+  (global $dl i32 (i32.const 608)) (data (i32.const 608) "dl")
+  (global $dl_slash i32 (i32.const 640)) (data (i32.const 640) "dl/")
+  (global $link_dot i32 (i32.const 672)) (data (i32.const 672) "link/.")
 
   ;; ---- helpers, the same in every filesystem attack ----
   ;; Memory: 0..24 emit scratch, 32 new descriptor, 40 iovec, 48 byte count, 56 u64 result,
@@ -111,39 +111,39 @@
   ;; ---- end of helpers ----
 
   (func (export "_start")
-
     ;; 1. link -> history.txt.
-    (call $emit (call $symlink (i32.const 256) (i32.const 288)))
+    (call $emit (call $symlink (global.get $history) (global.get $link)))
     ;; 2. open "link/"; 3. with CREAT|TRUNC; 4. "history.txt/"; 5. "history.txt/.";
     ;; 6. "history.txt/.."; 7. "history.txt/" with TRUNC; 8. "link/.".
-    (call $emit (call $open (i32.const 3) (i32.const 320) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 320) (i32.const 9) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 352) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 384) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 416) (i32.const 0) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 352) (i32.const 8) (i32.const 0)))
-    (call $emit (call $open (i32.const 3) (i32.const 672) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $link_slash) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $link_slash) (i32.const 9) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $history_slash) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $history_dot) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $history_dotdot) (i32.const 0) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $history_slash) (i32.const 8) (i32.const 0)))
+    (call $emit (call $open (i32.const 3) (global.get $link_dot) (i32.const 0) (i32.const 0)))
     ;; 9. unlink "link/"; 10. unlink "history.txt/".
-    (call $emit (call $unlink (i32.const 3) (i32.const 320)))
-    (call $emit (call $unlink (i32.const 3) (i32.const 352)))
+    (call $emit (call $unlink (i32.const 3) (global.get $link_slash)))
+    (call $emit (call $unlink (i32.const 3) (global.get $history_slash)))
     ;; 11. rename "history.txt/" -> x; 12. history.txt -> "x/"; 13. "link/" -> x.
-    (call $emit (call $rename (i32.const 352) (i32.const 448)))
-    (call $emit (call $rename (i32.const 256) (i32.const 480)))
-    (call $emit (call $rename (i32.const 320) (i32.const 448)))
+    (call $emit (call $rename (global.get $history_slash) (global.get $x)))
+    (call $emit (call $rename (global.get $history) (global.get $x_slash)))
+    (call $emit (call $rename (global.get $link_slash) (global.get $x)))
     ;; 14. stat "link/"; 15. mkdir "history.txt/".
-    (call $emit (call $stat (i32.const 1) (i32.const 320)))
-    (call $emit (call $mkdir (i32.const 3) (i32.const 352)))
+    (call $emit (call $stat (i32.const 1) (global.get $link_slash)))
+    (call $emit (call $mkdir (i32.const 3) (global.get $history_slash)))
     ;; 16. create "new/"; 17. a symlink at "l2/".
-    (call $emit (call $open (i32.const 3) (i32.const 512) (i32.const 1) (i32.const 0)))
-    (call $emit (call $symlink (i32.const 256) (i32.const 544)))
+    (call $emit (call $open (i32.const 3) (global.get $new_slash) (i32.const 1) (i32.const 0)))
+    (call $emit (call $symlink (global.get $history) (global.get $l2_slash)))
     ;; 18. mkdir d; 19. dl -> d; 20. open "dl/" as a directory works; 21. unlink "dl/":
     ;; EISDIR; 22. rmdir "dl/": ENOTDIR (the link is not a directory).
-    (call $emit (call $mkdir (i32.const 3) (i32.const 576)))
-    (call $emit (call $symlink (i32.const 576) (i32.const 608)))
-    (call $emit (call $open (i32.const 3) (i32.const 640) (i32.const 2) (i32.const 0)))
-    (call $emit (call $unlink (i32.const 3) (i32.const 640)))
-    (call $emit (call $rmdir (i32.const 3) (i32.const 640)))
+    (call $emit (call $mkdir (i32.const 3) (global.get $d)))
+    (call $emit (call $symlink (global.get $d) (global.get $dl)))
+    (call $emit (call $open (i32.const 3) (global.get $dl_slash) (i32.const 2) (i32.const 0)))
+    (call $emit (call $unlink (i32.const 3) (global.get $dl_slash)))
+    (call $emit (call $rmdir (i32.const 3) (global.get $dl_slash)))
     ;; 23. readlink "link/": ENOTDIR; 24. readlink "dl/": EINVAL.
-    (call $emit (call $readlink (i32.const 320)))
-    (call $emit (call $readlink (i32.const 640)))
-))
+    (call $emit (call $readlink (global.get $link_slash)))
+    (call $emit (call $readlink (global.get $dl_slash)))
+  )
+)
