@@ -332,3 +332,64 @@ fn a_compile_bomb_is_refused_after_the_time_bound() {
     // included, so the check of the host runs on a sandbox with the default bound.
     assert_host_unharmed(&sandbox());
 }
+
+/// LEB128 of `v`, appended to `out`.
+fn leb(mut v: u32, out: &mut Vec<u8>) {
+    loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+/// A binary module whose `_start` body is `open` `depth` times then `close` `depth` times
+/// (built as bytes: a text parser would itself recurse on the nesting).
+fn nested_module(depth: usize, open: &[u8], close: &[u8]) -> Vec<u8> {
+    let section = |id: u8, body: &[u8], out: &mut Vec<u8>| {
+        out.push(id);
+        leb(body.len() as u32, out);
+        out.extend_from_slice(body);
+    };
+    let mut m = b"\0asm\x01\0\0\0".to_vec();
+    section(1, &[1, 0x60, 0, 0], &mut m); // one type: () -> ()
+    section(3, &[1, 0], &mut m); // one function of that type
+    section(5, &[1, 0, 1], &mut m); // one memory of one page
+    let mut exports = vec![2, 6];
+    exports.extend_from_slice(b"_start\x00\x00\x06memory\x02\x00");
+    section(7, &exports, &mut m);
+    let mut body = vec![0]; // no locals
+    for _ in 0..depth {
+        body.extend_from_slice(open);
+    }
+    for _ in 0..depth {
+        body.extend_from_slice(close);
+    }
+    body.push(0x0b);
+    let mut code = vec![1];
+    leb(body.len() as u32, &mut code);
+    code.extend(body);
+    section(10, &code, &mut m);
+    m
+}
+
+/// Deep nesting is handled without recursion on the host's stack (a stack overflow there
+/// would abort the whole tournament): 100,000 nested blocks, and 100,000 values on the
+/// operand stack, load and run.
+#[test]
+fn deeply_nested_code_does_not_overflow_the_hosts_stack() {
+    let sb = sandbox();
+    let blocks = nested_module(100_000, &[0x02, 0x40], &[0x0b]); // block ... end
+    let values = nested_module(100_000, &[0x41, 0x01], &[0x1a]); // i32.const 1 ... drop
+    for (name, module) in [("blocks", blocks), ("values", values)] {
+        let bot = sb
+            .load_bytes(name, &module)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let r = bot.invoke(&invocation(), None);
+        assert_eq!(r.outcome, Outcome::Ok, "{name}: {r:?}");
+    }
+    assert_host_unharmed(&sb);
+}

@@ -242,3 +242,46 @@ fn bot_values(bot: &koth::sandbox::Bot, d: &mut Vfs) -> Vec<i64> {
     assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
     values(&r)
 }
+
+/// The same escapes through a real toolchain: Rust's std on wasm32-wasip1, which resolves
+/// paths in wasi-libc against the preopen "/". Nothing outside is reachable; `..` is
+/// ENOTCAPABLE (76), host paths do not exist (ENOENT, 44), hard links are ENOTSUP (58). Its
+/// last move, `remove_dir_all("/")`, empties its own directory and then fails on the root
+/// itself (EBUSY, 10): the host finds no history file.
+#[test]
+fn std_escapes_through_wasi_libc_stay_inside() {
+    let sb = sandbox();
+    let bot = load_rust(&sb, "probe_escape");
+    let mut d = coup_dir();
+    let r = run(&bot, &mut d);
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    let expected = "\
+read /etc/passwd: err 44
+read ../../etc/passwd: err 76
+read /../etc/passwd: err 76
+read /proc/self/environ: err 44
+read /dev/urandom: err 44
+read_dir /: ok history.txt
+read_dir ..: err 76
+read_dir /..: err 76
+read_dir /tmp: err 44
+canonicalize ..: ok /
+hard_link: err 58
+copy history: ok 2
+write ../x: err 76
+create_dir /..: err 76
+rename to ..: err 76
+set_current_dir ..: err 76
+current_dir: ok /
+read history.txt: ok \"I\\n\"
+metadata /: ok dir true
+metadata /etc: err 44
+remove_dir_all /: err 10
+read_dir / after: ok 
+";
+    assert_eq!(String::from_utf8_lossy(&r.stdout), expected);
+    assert_eq!(d.snapshot(), vec![]);
+    assert_eq!(d.host_file("history.txt"), None);
+    assert_eq!((d.used_nodes(), d.used_bytes()), (0, 0));
+    assert_host_unharmed(&sb);
+}
