@@ -38,6 +38,9 @@ pub enum LoadError {
     /// A required export is missing or of the wrong kind.
     #[error("does not export {0}")]
     MissingExport(&'static str),
+    /// A required export has the wrong type.
+    #[error("exports {0}")]
+    WrongType(String),
     /// A memory declaration breaks the rules.
     #[error("{0}")]
     Memory(String),
@@ -116,9 +119,10 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
                     let min_bytes = mem.initial.saturating_mul(page);
                     if min_bytes > limits.memory_bytes {
                         return Err(LoadError::Memory(format!(
-                            "declares a minimum memory of {} MiB, above the {} MiB limit",
-                            min_bytes >> 20,
-                            limits.memory_bytes >> 20
+                            "declares a minimum memory of {} pages ({min_bytes} bytes), above the {} MiB limit ({} bytes)",
+                            mem.initial,
+                            limits.memory_bytes >> 20,
+                            limits.memory_bytes
                         )));
                     }
                 }

@@ -172,6 +172,14 @@ impl Sandbox {
             .linker
             .instantiate_pre(&module)
             .map_err(|e| fail(LoadError::Invalid(format!("{e:#}"))))?;
+        // A `_start` that takes or returns values would fail every invocation: refuse it now.
+        if let Some(wasmtime::ExternType::Func(ty)) = module.get_export("_start") {
+            if ty.params().len() != 0 || ty.results().len() != 0 {
+                return Err(fail(LoadError::WrongType(format!(
+                    "`_start` with type {ty}, but a WASI command's `_start` takes and returns nothing"
+                ))));
+            }
+        }
         let start_export = module
             .get_export_index("_start")
             .ok_or(fail(LoadError::MissingExport("`_start`")))?;

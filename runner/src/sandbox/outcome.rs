@@ -19,11 +19,11 @@ pub enum TrapKind {
     IntegerOverflow,
     /// A float that cannot be converted to the integer type.
     BadConversion,
-    /// `call_indirect` outside the table or to a null entry.
+    /// `call_indirect` to a null (uninitialised) table entry.
     IndirectCallToNull,
     /// `call_indirect` to a function of the wrong type.
     BadSignature,
-    /// A table access out of bounds.
+    /// A table access out of bounds, `call_indirect` past the table's end included.
     TableOutOfBounds,
     /// Any other trap wasmtime reports.
     Other,

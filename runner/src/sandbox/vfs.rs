@@ -10,7 +10,9 @@
 //! Quotas are checked before a change is made, so the operation that would break one fails
 //! (with `Errno::Nospc`) and nothing is changed: a bot can never make the host hold more than
 //! its quota. Files placed by the host ([`Vfs::put_host_file`]) are exempt up to the length the
-//! host gave them and do not count as nodes.
+//! host gave them and do not count as nodes, as long as they keep their name: a host file the
+//! bot renames becomes its own file, counted and charged in full (the rename fails with
+//! `Nospc` if that breaks a quota).
 //!
 //! # Paths
 //!
@@ -895,6 +897,30 @@ impl Vfs {
             }
         }
 
+        // A host file moved off its name becomes the bot's own file: counted and charged in
+        // full, or the rename is refused. Otherwise renaming it away once per game would pile
+        // up exempt copies outside every quota.
+        let adopt = src_node.host_len.is_some();
+        if adopt {
+            let full = src_node.file_data()?.len() as u64;
+            let (dst_charge, dst_counted) = match dst.node {
+                Some(d) => {
+                    let n = self.node(d)?;
+                    (n.charge(), n.counted())
+                }
+                None => (0, false),
+            };
+            let nodes_after = (self.used_nodes - u32::from(dst_counted)).saturating_add(1);
+            let bytes_after = self
+                .used_bytes
+                .saturating_sub(dst_charge)
+                .saturating_sub(src_node.charge())
+                .saturating_add(full);
+            if nodes_after > self.limits.max_nodes || bytes_after > self.limits.max_bytes {
+                return Err(Errno::Nospc);
+            }
+        }
+
         // Every check passed: from here on nothing fails.
         let dst_name = &to[dst_start..dst_end];
         if dst.node.is_some() {
@@ -914,6 +940,13 @@ impl Vfs {
         let moved = self.node_mut(src_id)?;
         moved.parent = dst.parent;
         moved.ctim = now;
+        if adopt {
+            let old_charge = moved.charge();
+            moved.host_len = None;
+            let new_charge = moved.charge();
+            self.used_nodes += 1;
+            self.recharge(old_charge, new_charge);
+        }
         if new_depth != old_depth {
             self.set_subtree_depth(src_id, new_depth);
         }
@@ -2319,26 +2352,34 @@ mod tests {
 
     #[test]
     fn guests_can_rename_and_unlink_host_files() {
-        let mut v = Vfs::new(limits(10, 64, 16));
+        let mut v = Vfs::new(limits(1000, 64, 16));
         v.put_host_file("history.txt", &[7; 50]);
         mkdir(&mut v, "d");
         v.rename(Vfs::ROOT, b"history.txt", Vfs::ROOT, b"d/h")
             .unwrap();
         assert_eq!(v.host_file("history.txt"), None);
-        // The moved file keeps its exemption.
-        assert_eq!((v.used_bytes(), v.used_nodes()), (0, 1));
+        // The moved file is the bot's now: counted and charged in full.
+        assert_eq!((v.used_bytes(), v.used_nodes()), (50, 2));
         let h = look(&v, "d/h").unwrap();
         v.write_at(h, 50, b"1234").unwrap();
-        assert_eq!(v.used_bytes(), 4);
+        assert_eq!(v.used_bytes(), 54);
         v.put_host_file("history.txt", b"again");
         // A guest file renamed over a host file replaces it (releasing nothing it was not charged).
         put(&mut v, "mine", b"12");
         v.rename(Vfs::ROOT, b"mine", Vfs::ROOT, b"history.txt")
             .unwrap();
         assert_eq!(v.host_file("history.txt"), Some(&b"12"[..]));
-        assert_eq!((v.used_bytes(), v.used_nodes()), (6, 2));
+        assert_eq!((v.used_bytes(), v.used_nodes()), (56, 3));
         v.unlink(Vfs::ROOT, b"d/h").unwrap();
         assert_eq!((v.used_bytes(), v.used_nodes()), (2, 2));
+        // A host file that does not fit in the quota cannot be moved off its name.
+        let mut v = Vfs::new(limits(10, 64, 16));
+        v.put_host_file("history.txt", &[7; 100]);
+        assert_eq!(
+            v.rename(Vfs::ROOT, b"history.txt", Vfs::ROOT, b"x"),
+            Err(Errno::Nospc)
+        );
+        assert!(v.host_file("history.txt").is_some());
         check_invariants(&v);
     }
 

@@ -35,8 +35,8 @@ fn renaming_the_history_file_then_writing_to_it() {
     assert_eq!(v, vec![0, 0, 0, errno(Errno::Noent)]);
     assert_eq!(d.host_file("history.txt"), None);
     assert_eq!(d.snapshot(), vec![file("h.old", b"I\nXYZ")]);
-    // The renamed host file is still exempt up to the host's length: only "XYZ" is charged.
-    assert_eq!((d.used_bytes(), d.used_nodes()), (3, 0));
+    // Moved off its name, the host file became the bot's own: counted, and charged in full.
+    assert_eq!((d.used_bytes(), d.used_nodes()), (5, 1));
 }
 
 #[test]

@@ -62,6 +62,35 @@ fn gather<'m>(
     Ok(std::borrow::Cow::Owned(buf))
 }
 
+/// Append to stdout (failing past its cap) or stderr (keeping the first bytes, counting the
+/// rest). The iovecs are already known to be in bounds.
+fn write_stdio(
+    st: &mut HostState,
+    mem: &Mem,
+    stdout: bool,
+    iovs: &[(u32, u32)],
+) -> Result<u64, Fail> {
+    let total: u64 = iovs.iter().map(|&(_, l)| l as u64).sum();
+    if stdout {
+        if st.stdout.len() as u64 + total > st.limits.stdout_bytes as u64 {
+            return Err(Fail::Stop(Stop::OutputLimit));
+        }
+        for &(p, l) in iovs {
+            st.stdout.extend_from_slice(mem.slice(p, l)?);
+        }
+    } else {
+        for &(p, l) in iovs {
+            let s = mem.slice(p, l)?;
+            let room = (st.limits.stderr_bytes as usize).saturating_sub(st.stderr.len());
+            let keep = room.min(s.len());
+            st.stderr.extend_from_slice(&s[..keep]);
+            st.stderr_dropped += (s.len() - keep) as u64;
+        }
+    }
+    st.charge_bytes(total);
+    Ok(total)
+}
+
 fn write_to(
     st: &mut HostState,
     mem: &Mem,
@@ -71,29 +100,12 @@ fn write_to(
 ) -> Result<u64, Fail> {
     let cap = st.limits.io_bytes_per_call;
     match st.fds.get(fd)? {
-        Fd::Stdout => {
-            let total: u64 = iovs.iter().map(|&(_, l)| l as u64).sum();
-            if st.stdout.len() as u64 + total > st.limits.stdout_bytes as u64 {
-                return Err(Fail::Stop(Stop::OutputLimit));
-            }
+        kind @ (Fd::Stdout | Fd::Stderr) => {
+            // Every iovec is checked before any byte is taken, so a fault writes nothing.
             for &(p, l) in iovs {
-                let s = mem.slice(p, l)?;
-                st.stdout.extend_from_slice(s);
+                mem.slice(p, l)?;
             }
-            st.charge_bytes(total);
-            Ok(total)
-        }
-        Fd::Stderr => {
-            let total: u64 = iovs.iter().map(|&(_, l)| l as u64).sum();
-            for &(p, l) in iovs {
-                let s = mem.slice(p, l)?;
-                let room = (st.limits.stderr_bytes as usize).saturating_sub(st.stderr.len());
-                let keep = room.min(s.len());
-                st.stderr.extend_from_slice(&s[..keep]);
-                st.stderr_dropped += (s.len() - keep) as u64;
-            }
-            st.charge_bytes(total);
-            Ok(total)
+            write_stdio(st, mem, kind == Fd::Stdout, iovs)
         }
         Fd::File {
             node,

@@ -46,6 +46,9 @@ pub(crate) fn path_open(
         return Err(Errno::Inval.into());
     }
     st.fds.check_room()?;
+    // Check where the new descriptor goes before opening anything: a bad pointer must not
+    // leave a file created or a descriptor taken.
+    mem.slice(out, 4)?;
     let opts = OpenOptions {
         create: oflags & OFLAG_CREAT != 0,
         exclusive: oflags & OFLAG_EXCL != 0,
