@@ -13,6 +13,7 @@ struct State<R> {
     done: Vec<bool>,
     results: Vec<Option<R>>,
     next_unstarted: usize,
+    running: usize,
     panicked: bool,
 }
 
@@ -36,6 +37,7 @@ where
         done: vec![false; count],
         results: (0..count).map(|_| None).collect(),
         next_unstarted: 0,
+        running: 0,
         panicked: false,
     });
     let wake = Condvar::new();
@@ -50,10 +52,19 @@ where
                 let pick = (s.next_unstarted..count).find(|&i| !s.started[i] && ready(&s, i));
                 if let Some(i) = pick {
                     s.started[i] = true;
+                    s.running += 1;
                     while s.next_unstarted < count && s.started[s.next_unstarted] {
                         s.next_unstarted += 1;
                     }
                     break Some(i);
+                }
+                if s.running == 0 {
+                    // Nothing ready and nothing running: the dependencies can never be met.
+                    // Stop the other workers before failing, so none waits forever.
+                    s.panicked = true;
+                    drop(s);
+                    wake.notify_all();
+                    panic!("job dependencies form a cycle or point forward");
                 }
                 s = wake.wait(s).unwrap_or_else(|e| e.into_inner());
             }
@@ -62,6 +73,7 @@ where
         // A panic in one job must not leave the other workers waiting forever.
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(i)));
         let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+        s.running -= 1;
         match outcome {
             Ok(r) => {
                 s.results[i] = Some(r);
@@ -101,6 +113,10 @@ pub fn chain_by_resource(uses: &[Vec<usize>]) -> Vec<Vec<usize>> {
     uses.iter()
         .enumerate()
         .map(|(i, res)| {
+            // A resource listed twice must not make the job depend on itself.
+            let mut res = res.clone();
+            res.sort_unstable();
+            res.dedup();
             let mut d: Vec<usize> = res.iter().filter_map(|r| last.insert(*r, i)).collect();
             d.sort_unstable();
             d.dedup();
@@ -154,8 +170,14 @@ mod tests {
 
     #[test]
     fn chain_links_each_job_to_the_previous_user() {
-        let deps = chain_by_resource(&[vec![0, 1], vec![1, 2], vec![0, 2], vec![3]]);
-        assert_eq!(deps, vec![vec![], vec![0], vec![0, 1], vec![]]);
+        let deps = chain_by_resource(&[vec![0, 1], vec![1, 2], vec![0, 2], vec![3], vec![3, 3]]);
+        assert_eq!(deps, vec![vec![], vec![0], vec![0, 1], vec![], vec![3]]);
+    }
+
+    #[test]
+    #[should_panic(expected = "cycle")]
+    fn impossible_dependencies_fail_instead_of_hanging() {
+        run_jobs(3, &[vec![], vec![1], vec![]], 2, |i| i, |_| {});
     }
 
     #[test]
