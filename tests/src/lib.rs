@@ -12,10 +12,6 @@ use std::path::PathBuf;
 // EXAMPLE_BOTS, TEST_BOTS and C_BOTS: what build.rs built this time.
 include!(concat!(env!("OUT_DIR"), "/bots.rs"));
 
-/// The bins of `koth-example-bots` that are not Coup players, so [`coup_bots`] leaves them
-/// out. `trivial` is the workspace skeleton's placeholder (an empty `main`).
-pub const NOT_COUP_BOTS: &[&str] = &["trivial"];
-
 /// The folder holding every built bot as `<name>.wasm`.
 pub fn bots_dir() -> PathBuf {
     PathBuf::from(env!("KOTH_WASM_BOTS_DIR"))
@@ -50,15 +46,10 @@ pub fn wasm(name: &str) -> PathBuf {
     path
 }
 
-/// Every Coup player to test: the bins of `koth-example-bots` (but [`NOT_COUP_BOTS`]) and the C
-/// bots, sorted by name.
+/// Every Coup player to test: the bins of `koth-example-bots` (all of them play Coup) and the
+/// C bots, sorted by name.
 pub fn coup_bots() -> Vec<&'static str> {
-    let mut bots: Vec<&str> = EXAMPLE_BOTS
-        .iter()
-        .filter(|b| !NOT_COUP_BOTS.contains(b))
-        .chain(C_BOTS)
-        .copied()
-        .collect();
+    let mut bots: Vec<&str> = EXAMPLE_BOTS.iter().chain(C_BOTS).copied().collect();
     bots.sort_unstable();
     bots
 }

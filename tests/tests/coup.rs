@@ -14,58 +14,135 @@ fn sandbox() -> Sandbox {
 }
 
 fn cheater(sb: &Sandbox, mode: &str) -> Bot {
-    sb.load_file(&koth_tests::wasm("coup_cheater"), Some(&format!("cheat_{mode}"))).expect("load cheater")
+    sb.load_file(
+        &koth_tests::wasm("coup_cheater"),
+        Some(&format!("cheat_{mode}")),
+    )
+    .expect("load cheater")
 }
 
 /// Play one game, the cheater first, against an honest opponent.
-fn game_against(sb: &Sandbox, cheat: &Bot, limits: Limits) -> koth::games::coup::driver::GameRecord {
-    let honest = sb.load_file(&koth_tests::wasm("first_legal"), None).expect("load first_legal");
-    let setup = GameSetup { file_name: "cheat_first_0_0.txt", deck_seed: 42, root_seed: 1, game_index: 0, limits };
-    let (mut a, mut b) = (Vfs::new(VfsLimits::default()), Vfs::new(VfsLimits::default()));
-    play(&setup, [cheat as &dyn Player, &honest as &dyn Player], [&mut a, &mut b])
+fn game_against(
+    sb: &Sandbox,
+    cheat: &Bot,
+    limits: Limits,
+) -> koth::games::coup::driver::GameRecord {
+    let honest = sb
+        .load_file(&koth_tests::wasm("first_legal"), None)
+        .expect("load first_legal");
+    let setup = GameSetup {
+        file_name: "cheat_first_0_0.txt",
+        deck_seed: 42,
+        root_seed: 1,
+        game_index: 0,
+        limits,
+    };
+    let (mut a, mut b) = (
+        Vfs::new(VfsLimits::default()),
+        Vfs::new(VfsLimits::default()),
+    );
+    play(
+        &setup,
+        [cheat as &dyn Player, &honest as &dyn Player],
+        [&mut a, &mut b],
+    )
 }
 
 /// The cheater (seat 0) must lose by this forfeit, with the reason in the human log.
 fn assert_forfeit(mode: &str, expect: impl Fn(&Forfeit) -> bool, log_words: &str) {
     let sb = sandbox();
     let bot = cheater(&sb, mode);
-    let rec = game_against(&sb, &bot, Limits { fuel: 200_000_000, ..Limits::default() });
-    let GameResult::Won { winner, how, forfeit: Some(f) } = &rec.result else {
-        panic!("{mode}: expected a forfeit, got {:?}\n{}", rec.result, rec.human_log.join("\n"));
+    let rec = game_against(
+        &sb,
+        &bot,
+        Limits {
+            fuel: 200_000_000,
+            ..Limits::default()
+        },
+    );
+    let GameResult::Won {
+        winner,
+        how,
+        forfeit: Some(f),
+    } = &rec.result
+    else {
+        panic!(
+            "{mode}: expected a forfeit, got {:?}\n{}",
+            rec.result,
+            rec.human_log.join("\n")
+        );
     };
     assert_eq!((*winner, how.as_str()), (1, "forfeit"), "{mode}");
     assert!(expect(f), "{mode}: unexpected forfeit {f:?}");
     let log = rec.human_log.join("\n");
-    assert!(log.contains("cheat_") && log.contains("forfeits") && log.contains(log_words), "{mode}: log lacks {log_words:?}:\n{log}");
+    assert!(
+        log.contains("cheat_") && log.contains("forfeits") && log.contains(log_words),
+        "{mode}: log lacks {log_words:?}:\n{log}"
+    );
     // The game stopped at the cheater's first invocation, and the structured log has it.
     assert_eq!(rec.log.len(), 1, "{mode}");
-    assert_eq!(rec.history, "", "{mode}: a forfeited move never reaches the history");
+    assert_eq!(
+        rec.history, "",
+        "{mode}: a forfeited move never reaches the history"
+    );
 }
 
 #[test]
 fn deleting_renaming_or_replacing_the_history_forfeits() {
     for mode in ["delete", "rename", "directory", "symlink"] {
-        assert_forfeit(mode, |f| matches!(f, Forfeit::FileRule(w) if w.contains("deleted, renamed or replaced")), "file rule");
+        assert_forfeit(
+            mode,
+            |f| matches!(f, Forfeit::FileRule(w) if w.contains("deleted, renamed or replaced")),
+            "file rule",
+        );
     }
 }
 
 #[test]
 fn appending_three_characters_or_nothing_forfeits() {
-    assert_forfeit("append3", |f| matches!(f, Forfeit::FileRule(w) if w.contains("characters were appended")), "characters were appended");
-    assert_forfeit("nothing", |f| matches!(f, Forfeit::FileRule(w) if w.contains("nothing was appended")), "nothing was appended");
+    assert_forfeit(
+        "append3",
+        |f| matches!(f, Forfeit::FileRule(w) if w.contains("characters were appended")),
+        "characters were appended",
+    );
+    assert_forfeit(
+        "nothing",
+        |f| matches!(f, Forfeit::FileRule(w) if w.contains("nothing was appended")),
+        "nothing was appended",
+    );
 }
 
 #[test]
 fn an_illegal_action_forfeits() {
-    assert_forfeit("illegal", |f| matches!(f, Forfeit::IllegalMove(w) if w.contains("\"Z\"")), "illegal move");
+    assert_forfeit(
+        "illegal",
+        |f| matches!(f, Forfeit::IllegalMove(w) if w.contains("\"Z\"")),
+        "illegal move",
+    );
 }
 
 #[test]
 fn every_sandbox_outcome_forfeits() {
-    assert_forfeit("trap", |f| *f == Forfeit::Crash(Outcome::Trap(TrapKind::Unreachable)), "trap(unreachable executed)");
-    assert_forfeit("exit", |f| *f == Forfeit::Crash(Outcome::Exit(1)), "exit(1)");
-    assert_forfeit("spin", |f| *f == Forfeit::Crash(Outcome::OutOfFuel), "out of fuel");
-    assert_forfeit("stdout", |f| *f == Forfeit::Crash(Outcome::OutputLimit), "output limit");
+    assert_forfeit(
+        "trap",
+        |f| *f == Forfeit::Crash(Outcome::Trap(TrapKind::Unreachable)),
+        "trap(unreachable executed)",
+    );
+    assert_forfeit(
+        "exit",
+        |f| *f == Forfeit::Crash(Outcome::Exit(1)),
+        "exit(1)",
+    );
+    assert_forfeit(
+        "spin",
+        |f| *f == Forfeit::Crash(Outcome::OutOfFuel),
+        "out of fuel",
+    );
+    assert_forfeit(
+        "stdout",
+        |f| *f == Forfeit::Crash(Outcome::OutputLimit),
+        "output limit",
+    );
 }
 
 #[test]
@@ -73,7 +150,11 @@ fn a_panicking_bot_has_its_stderr_in_the_log() {
     let sb = sandbox();
     let bot = cheater(&sb, "trap");
     let rec = game_against(&sb, &bot, Limits::default());
-    assert!(rec.log[0].stderr_tail.contains("deliberate panic"), "{:?}", rec.log[0]);
+    assert!(
+        rec.log[0].stderr_tail.contains("deliberate panic"),
+        "{:?}",
+        rec.log[0]
+    );
     assert!(rec.human_log.join("\n").contains("deliberate panic"));
 }
 
@@ -81,15 +162,38 @@ fn a_panicking_bot_has_its_stderr_in_the_log() {
 fn rewriting_a_nonempty_history_forfeits() {
     // Seat 1 sees a non-empty history on its first move: put the cheater second.
     let sb = sandbox();
-    let honest = sb.load_file(&koth_tests::wasm("first_legal"), None).unwrap();
+    let honest = sb
+        .load_file(&koth_tests::wasm("first_legal"), None)
+        .unwrap();
     for mode in ["rewrite", "truncate"] {
         let bot = cheater(&sb, mode);
-        let setup = GameSetup { file_name: "x.txt", deck_seed: 3, root_seed: 1, game_index: 0, limits: Limits::default() };
-        let (mut a, mut b) = (Vfs::new(VfsLimits::default()), Vfs::new(VfsLimits::default()));
-        let rec = play(&setup, [&honest as &dyn Player, &bot as &dyn Player], [&mut a, &mut b]);
+        let setup = GameSetup {
+            file_name: "x.txt",
+            deck_seed: 3,
+            root_seed: 1,
+            game_index: 0,
+            limits: Limits::default(),
+        };
+        let (mut a, mut b) = (
+            Vfs::new(VfsLimits::default()),
+            Vfs::new(VfsLimits::default()),
+        );
+        let rec = play(
+            &setup,
+            [&honest as &dyn Player, &bot as &dyn Player],
+            [&mut a, &mut b],
+        );
         match &rec.result {
-            GameResult::Won { winner: 0, forfeit: Some(Forfeit::FileRule(w)), .. } => {
-                let expect = if mode == "truncate" { "truncated" } else { "rewritten" };
+            GameResult::Won {
+                winner: 0,
+                forfeit: Some(Forfeit::FileRule(w)),
+                ..
+            } => {
+                let expect = if mode == "truncate" {
+                    "truncated"
+                } else {
+                    "rewritten"
+                };
                 assert!(w.contains(expect), "{mode}: {w}");
                 assert!(rec.human_log.join("\n").contains(expect));
             }
@@ -104,13 +208,33 @@ fn an_illegal_exchange_forfeits() {
     // challenges first-legal-wise), it must then print a choice; it prints cards never offered.
     let sb = sandbox();
     let bot = cheater(&sb, "exchange");
-    let honest = sb.load_file(&koth_tests::wasm("first_legal"), None).unwrap();
+    let honest = sb
+        .load_file(&koth_tests::wasm("first_legal"), None)
+        .unwrap();
     let mut seen = false;
     for seed in 0..20 {
-        let setup = GameSetup { file_name: "x.txt", deck_seed: seed, root_seed: 1, game_index: 0, limits: Limits::default() };
-        let (mut a, mut b) = (Vfs::new(VfsLimits::default()), Vfs::new(VfsLimits::default()));
-        let rec = play(&setup, [&bot as &dyn Player, &honest as &dyn Player], [&mut a, &mut b]);
-        if let GameResult::Won { winner: 1, forfeit: Some(Forfeit::IllegalExchange(w)), .. } = &rec.result {
+        let setup = GameSetup {
+            file_name: "x.txt",
+            deck_seed: seed,
+            root_seed: 1,
+            game_index: 0,
+            limits: Limits::default(),
+        };
+        let (mut a, mut b) = (
+            Vfs::new(VfsLimits::default()),
+            Vfs::new(VfsLimits::default()),
+        );
+        let rec = play(
+            &setup,
+            [&bot as &dyn Player, &honest as &dyn Player],
+            [&mut a, &mut b],
+        );
+        if let GameResult::Won {
+            winner: 1,
+            forfeit: Some(Forfeit::IllegalExchange(w)),
+            ..
+        } = &rec.result
+        {
             assert!(w.contains("offered"), "{w}");
             assert!(rec.human_log.join("\n").contains("illegal exchange"));
             seen = true;
@@ -131,7 +255,10 @@ fn read_tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
             if p.is_dir() {
                 stack.push(p);
             } else {
-                out.insert(p.strip_prefix(root).unwrap().display().to_string(), std::fs::read(&p).unwrap());
+                out.insert(
+                    p.strip_prefix(root).unwrap().display().to_string(),
+                    std::fs::read(&p).unwrap(),
+                );
             }
         }
     }
@@ -142,16 +269,35 @@ fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("koth-coup-test-{}-{name}", std::process::id()))
 }
 
-fn run_archive(bots: &[(Bot, PathBuf)], sb: &Sandbox, scratch: ScratchScope, jobs: usize, seed: u64, dir: &Path) -> BTreeMap<String, Vec<u8>> {
+fn run_archive(
+    bots: &[(Bot, PathBuf)],
+    sb: &Sandbox,
+    scratch: ScratchScope,
+    jobs: usize,
+    seed: u64,
+    dir: &Path,
+) -> BTreeMap<String, Vec<u8>> {
     let players: Vec<&dyn Player> = bots.iter().map(|(b, _)| b as &dyn Player).collect();
-    let opts = CoupOptions { rounds: 2, seed, scratch, ..CoupOptions::default() };
+    let opts = CoupOptions {
+        rounds: 2,
+        seed,
+        scratch,
+        ..CoupOptions::default()
+    };
     let t = tournament::run(&players, &opts, jobs, &|_, _| {});
     assert_eq!(t.records.len(), 2 * bots.len() * (bots.len() - 1));
     assert_eq!(t.void_games(), 0);
     let manifest = Manifest {
         game: "coup".into(),
         koth_version: "test".into(),
-        bots: bots.iter().map(|(b, p)| BotEntry { name: b.name().into(), file: p.display().to_string(), sha256: b.sha256_hex() }).collect(),
+        bots: bots
+            .iter()
+            .map(|(b, p)| BotEntry {
+                name: b.name().into(),
+                file: p.display().to_string(),
+                sha256: b.sha256_hex(),
+            })
+            .collect(),
         options: opts,
         engine: sb.settings().clone(),
     };
@@ -178,22 +324,43 @@ fn archives_are_identical_for_any_worker_count_in_both_scratch_scopes() {
     for scope in [ScratchScope::Game, ScratchScope::Tournament] {
         let one = run_archive(&bots, &sb, scope, 1, 7, &temp("j1"));
         let three = run_archive(&bots, &sb, scope, 3, 7, &temp("j3"));
-        assert_eq!(one.keys().collect::<Vec<_>>(), three.keys().collect::<Vec<_>>(), "{scope:?}: file lists differ");
+        assert_eq!(
+            one.keys().collect::<Vec<_>>(),
+            three.keys().collect::<Vec<_>>(),
+            "{scope:?}: file lists differ"
+        );
         for (k, v) in &one {
-            assert!(v == &three[k], "{scope:?}: {k} differs between --jobs 1 and --jobs 3");
+            assert!(
+                v == &three[k],
+                "{scope:?}: {k} differs between --jobs 1 and --jobs 3"
+            );
         }
-        assert!(one.contains_key("manifest.json") && one.contains_key("results.json") && one.contains_key("invocations.jsonl"));
-        assert_eq!(one.keys().filter(|k| k.starts_with("histories/")).count(), 40);
+        assert!(
+            one.contains_key("manifest.json")
+                && one.contains_key("results.json")
+                && one.contains_key("invocations.jsonl")
+        );
+        assert_eq!(
+            one.keys().filter(|k| k.starts_with("histories/")).count(),
+            40
+        );
         assert_eq!(one.keys().filter(|k| k.starts_with("logs/")).count(), 40);
         if scope == ScratchScope::Tournament {
             // One counter for the whole tournament: it counted every invocation of the bot.
             let counter = String::from_utf8(one["scratch/cheat_counter/counter"].clone()).unwrap();
             let n: u64 = counter.trim().parse().unwrap();
             let results: serde_json::Value = serde_json::from_slice(&one["results.json"]).unwrap();
-            let row = results["leaderboard"]["rows"].as_array().unwrap().iter().find(|r| r["bot"] == "cheat_counter").unwrap();
+            let row = results["leaderboard"]["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["bot"] == "cheat_counter")
+                .unwrap();
             assert_eq!(n, row["invocations"].as_u64().unwrap());
         } else {
-            assert!(one.keys().any(|k| k.starts_with("scratch/") && k.ends_with("/cheat_counter/counter")));
+            assert!(one
+                .keys()
+                .any(|k| k.starts_with("scratch/") && k.ends_with("/cheat_counter/counter")));
         }
         // Another seed gives another tournament.
         let other = run_archive(&bots, &sb, scope, 2, 8, &temp("s8"));
@@ -204,9 +371,21 @@ fn archives_are_identical_for_any_worker_count_in_both_scratch_scopes() {
 #[test]
 fn the_leaderboard_adds_up() {
     let sb = sandbox();
-    let bots: Vec<Bot> = ["random", "lawyer", "first_legal"].iter().map(|n| sb.load_file(&koth_tests::wasm(n), None).unwrap()).collect();
+    let bots: Vec<Bot> = ["random", "lawyer", "first_legal"]
+        .iter()
+        .map(|n| sb.load_file(&koth_tests::wasm(n), None).unwrap())
+        .collect();
     let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
-    let t = tournament::run(&players, &CoupOptions { rounds: 3, seed: 5, ..CoupOptions::default() }, 2, &|_, _| {});
+    let t = tournament::run(
+        &players,
+        &CoupOptions {
+            rounds: 3,
+            seed: 5,
+            ..CoupOptions::default()
+        },
+        2,
+        &|_, _| {},
+    );
     let games = t.records.len() as u64;
     assert_eq!(games, 18);
     let rows = &t.leaderboard.rows;

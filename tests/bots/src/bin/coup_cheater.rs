@@ -13,12 +13,17 @@ fn main() {
     let legal = &args[5..];
     let first = legal[0].clone();
     let append = |text: &str| {
-        let mut f = OpenOptions::new().append(true).open(&file).expect("open history");
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(&file)
+            .expect("open history");
         f.write_all(text.as_bytes()).expect("append");
     };
     let history = {
         let mut s = String::new();
-        fs::File::open(&file).and_then(|mut f| f.read_to_string(&mut s)).expect("read history");
+        fs::File::open(&file)
+            .and_then(|mut f| f.read_to_string(&mut s))
+            .expect("read history");
         s
     };
     match mode.as_str() {
@@ -38,7 +43,10 @@ fn main() {
         "delete" => fs::remove_file(&file).expect("delete"),
         "rename" => {
             fs::rename(&file, "moved.txt").expect("rename");
-            let mut f = OpenOptions::new().append(true).open("moved.txt").expect("open moved");
+            let mut f = OpenOptions::new()
+                .append(true)
+                .open("moved.txt")
+                .expect("open moved");
             f.write_all(first.as_bytes()).expect("append moved");
         }
         "directory" => {
@@ -85,7 +93,10 @@ fn main() {
             out.flush().expect("flush");
         }
         "counter" => {
-            let n: u64 = fs::read_to_string("counter").ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
+            let n: u64 = fs::read_to_string("counter")
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+                .unwrap_or(0);
             fs::write("counter", format!("{}\n", n + 1)).expect("counter");
             eprintln!("invocation {}", n + 1);
             append(&first);
