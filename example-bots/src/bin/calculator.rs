@@ -7,8 +7,10 @@
 //!   Income), and turns that into a chance of winning;
 //! - every decision (its action, a challenge, a block, accepting a block) is the move whose
 //!   outcomes, weighted by how likely each is, leave it the best race. The likelihoods come
-//!   from card counting and the opponent's record (Solver's belief, [`solver::Model`]): how
-//!   likely a claim is a lie, how often the opponent challenges or blocks;
+//!   from card counting and the opponent's record (Solver's belief in its sharper form,
+//!   [`solver::Model::typed`], which also judges what kind of player the opponent is, honest
+//!   or bluffer, from its whole history): how likely a claim is a lie, how often the
+//!   opponent challenges or blocks (Contessa blocks are called far more often);
 //! - so it challenges exactly the claims that would otherwise let the opponent win first or
 //!   break its plan, and bluffs only where the opponent has shown it does not check.
 //!
@@ -18,7 +20,9 @@
 #[allow(dead_code)]
 mod solver;
 
-use koth_guest::coup::{run, Action, Card, ClaimOutcome, Decision, Move, Phase, Player, State};
+use koth_guest::coup::{
+    run, Action, Card, ClaimKind, ClaimOutcome, Decision, Move, Phase, Player, State,
+};
 use solver::Model;
 
 /// Coins and cards on both sides.
@@ -119,7 +123,7 @@ struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     fn new(state: &'a State) -> Ctx<'a> {
-        let m = Model::of(state);
+        let m = Model::typed(state);
         let pos = Pos {
             my_coins: state.my_coins() as i32,
             my_cards: state.my_card_count() as i32,
@@ -166,6 +170,27 @@ impl<'a> Ctx<'a> {
         } else {
             rate
         }
+    }
+
+    /// How likely the opponent challenges a Contessa block of ours. Catching one wins the
+    /// game on the spot, so bots call it far more often than other claims: a high prior,
+    /// corrected by what this opponent did with our earlier Contessa blocks.
+    fn contessa_challenges(&self) -> f64 {
+        let (mut seen, mut called) = (0.0, 0.0);
+        for claim in self.state.my_claims() {
+            if claim.kind == ClaimKind::Block(Action::Assassinate) {
+                match claim.outcome {
+                    ClaimOutcome::Unchallenged => seen += 1.0,
+                    ClaimOutcome::Proven | ClaimOutcome::Caught => {
+                        seen += 1.0;
+                        called += 1.0;
+                    }
+                    ClaimOutcome::Open => {}
+                }
+            }
+        }
+        let prior = self.m.challenge_rate.max(0.5);
+        (called + 2.0 * prior) / (seen + 2.0)
     }
 
     /// The better of accepting a block of our `action` and challenging it, when the block
@@ -266,12 +291,8 @@ impl<'a> Ctx<'a> {
                     self.after_theirs(pos.coins(-s, s))
                 }
                 Action::Assassinate => self.after_theirs(pos.coins(0, -3).lose(1, 0)),
-                // An Exchange lets it find what it lacks: count it as a Duke for the plan.
-                Action::Exchange => {
-                    let mut plan = self.plan;
-                    plan.opp_rate = 3.0;
-                    win(pos, plan, true)
-                }
+                // An Exchange brings it no coins; what it finds shows in its next claims.
+                Action::Exchange => self.after_theirs(pos),
                 Action::Income | Action::Coup => self.after_theirs(pos),
             }
         };
@@ -292,8 +313,12 @@ impl<'a> Ctx<'a> {
             }
             Move::Block(card) => {
                 let honest = self.state.has(card);
-                // A block is challenged about as often as any claim of ours.
-                let q = self.m.challenge_rate;
+                let q = if card == Card::Contessa {
+                    self.contessa_challenges()
+                } else {
+                    // Other blocks are challenged about as often as any claim of ours.
+                    self.m.challenge_rate
+                };
                 let on_challenge = if honest {
                     stopped(p.lose(0, 1))
                 } else if action == Action::Assassinate {
@@ -343,10 +368,11 @@ fn plan(state: &State, m: &Model) -> Plan {
     let tax: f64 = if state.has(Card::Duke) { 3.0 } else { 0.0 };
     // A Steal counts twice: what we take, they lose. Without a good income the plan still
     // counts on 2 a turn: Exchanges, bluffs and the opponent's mistakes make up for it.
-    let (my_rate, my_drain) = if steal * 2.0 > tax.max(aid).max(2.0) {
-        (steal.max(2.0), steal)
+    let floor = 2.0;
+    let (my_rate, my_drain) = if steal * 2.0 > tax.max(aid).max(floor) {
+        (steal.max(floor), steal)
     } else {
-        (tax.max(aid).max(2.0), 0.0)
+        (tax.max(aid).max(floor), 0.0)
     };
     let my_assassin = state.has(Card::Assassin) && m.block_rate(Action::Assassinate) < 0.5;
     // The opponent keeps doing what worked: a Tax not caught means Tax income.
@@ -364,9 +390,11 @@ fn plan(state: &State, m: &Model) -> Plan {
     } else {
         2.0
     };
+    // An opponent that steals and is let through keeps stealing, as far as it holds (or
+    // dares to claim) a Captain.
     let blocks_steal = state.has(Card::Captain) || state.has(Card::Ambassador);
     let opp_drain = if stood(Action::Steal) && !blocks_steal && opp_rate < 3.0 {
-        2.0
+        2.0 * m.has(Card::Captain).max(m.bluff)
     } else {
         0.0
     };
@@ -578,10 +606,11 @@ mod tests {
         // unseen, but a Tax at that moment decides the game.
         let h = "C=\nC<\nI\nI\nI\nI\nI\nI\nI\nI\nT";
         assert_eq!(decide_at(h, &[Contessa], 4, 5), Move::Challenge.into());
-        // An early Tax from an unknown opponent is let through.
+        // An opponent that took plain Income while it could have claimed a Tax, and now
+        // claims one with our Duke in hand, is probably bluffing.
         assert_eq!(
-            decide_at("T", &[Captain, Contessa], 1, 1),
-            Move::Pass.into()
+            decide_at("I\nI\nI\nI\nI\nT", &[Duke, Captain], 3, 3),
+            Move::Challenge.into()
         );
         // A Tax that cannot be true is challenged.
         assert_eq!(

@@ -50,11 +50,28 @@ fn duke_blocks(state: &State) -> bool {
     })
 }
 
+/// True if the opponent's Contessa stopped our last Assassinate and was not caught: a
+/// lawyer does not pay for the same refusal twice.
+fn contessa_wall(state: &State) -> bool {
+    let last = state
+        .turns()
+        .iter()
+        .rev()
+        .find(|t| t.actor == Player::Me && t.action() == Some(Action::Assassinate));
+    last.is_some_and(|t| {
+        t.claims().iter().any(|c| {
+            c.by == Player::Opponent
+                && c.card == Card::Contessa
+                && c.outcome != ClaimOutcome::Caught
+        })
+    })
+}
+
 fn act(state: &State, rng: &mut Rng) -> Move {
     if state.can(Move::Coup) {
         return Move::Coup;
     }
-    if state.has(Card::Assassin) && state.can(Move::Assassinate) {
+    if state.has(Card::Assassin) && state.can(Move::Assassinate) && !contessa_wall(state) {
         return Move::Assassinate;
     }
     // Honest incomes, each with a weight; the dice pick among them.
@@ -89,13 +106,14 @@ fn act(state: &State, rng: &mut Rng) -> Move {
 
 /// Whether to challenge a claim of `card`: always if it cannot be true, otherwise at random
 /// with odds that grow as the card gets scarce, and never at the risk of the game over a
-/// likely card.
+/// likely card. The claim itself counts for something: most claims are true.
 fn challenge(state: &State, card: Card, rng: &mut Rng, stakes: f64) -> bool {
     let holds = holds_by_count(state, card);
     if holds <= 0.0 {
         return true;
     }
-    let odds = ((0.75 - holds) * stakes).clamp(0.0, 0.6);
+    let claimed = holds / (holds + (1.0 - holds) * 0.5);
+    let odds = ((0.65 - claimed) * 1.5 * stakes).clamp(0.0, 0.6);
     rng.unit() < odds
 }
 
@@ -107,13 +125,24 @@ fn respond(state: &State, action: Action, rng: &mut Rng) -> Move {
         return Move::Pass;
     };
     let last_card = state.my_card_count() <= 1;
+    // Aggressive where it matters: a Tax or Steal that brings the opponent to a Coup.
+    let gain = match action {
+        Action::Tax => 3,
+        Action::Steal => state.my_coins().min(2),
+        _ => 0,
+    };
+    let threat = if state.opponent_coins() + gain >= 7 {
+        2.0
+    } else {
+        1.0
+    };
     let stakes = match action {
         // Its last card goes anyway: calling the bluff cannot make it worse.
         Action::Assassinate if last_card => return Move::Challenge,
         // A true Assassinate challenged costs both cards.
         Action::Assassinate => 0.3,
-        _ if last_card => 0.5,
-        _ => 1.0,
+        _ if last_card => 0.5 * threat,
+        _ => threat,
     };
     if challenge(state, card, rng, stakes) {
         Move::Challenge

@@ -6,14 +6,16 @@
 //!   by how likely it is to be dealt (card counting) and by the opponent's moves since it
 //!   last changed cards (claims it made, blocks it did not make, claims it was caught lying
 //!   about). How much a claim counts depends on how often the opponent was caught bluffing;
-//! - it plays honestly and picks the action the belief says will work: no Foreign Aid into
-//!   a likely Duke, no Steal into a likely Captain or Ambassador, no Assassinate into a
-//!   likely Contessa;
-//! - it challenges a claim when the belief says it is probably a lie, more readily when the
-//!   claim would decide the game and less when a wrong challenge would.
+//! - it also remembers how often the opponent blocked each of its actions, which survives
+//!   the opponent's Exchanges;
+//! - it plays honestly and picks the income with the best expected coins given the belief
+//!   and that record: no Foreign Aid into a likely Duke, no Steal into a likely Captain or
+//!   Ambassador, no Assassinate into a likely Contessa;
+//! - it trusts its solution: it challenges a claim the belief calls more likely a lie than
+//!   not, except a true Assassinate would cost both cards (then it wants 3 to 1 odds).
 //!
-//! Turncoat (its honest play and challenges) and Calculator (the belief, [`Model`]) include
-//! this file as a module.
+//! Turncoat (its honest play and challenges) and Calculator (the belief, in the sharper
+//! form [`Model::typed`]) include this file as a module.
 
 use koth_guest::coup::{
     run, Action, Card, CardCounts, ClaimKind, ClaimOutcome, Decision, Move, Phase, Player, State,
@@ -26,6 +28,8 @@ pub struct Model {
     hands: Vec<([u8; 5], f64)>,
     /// How often the opponent claims a card it does not hold (estimated).
     pub bluff: f64,
+    /// How likely the opponent is the kind that never claims a card it does not hold.
+    pub honest: f64,
     /// How often the opponent challenges a claim of ours (estimated).
     pub challenge_rate: f64,
     /// How many cards the opponent holds.
@@ -36,7 +40,8 @@ pub struct Model {
 }
 
 /// One piece of evidence about the opponent's current hand: multiply the weight of a hand
-/// by `with` if it holds at least one `card`, by `without` otherwise.
+/// by `with` if it holds at least one `card`, by `without` otherwise. A claim's `without`
+/// is the bluff rate, which depends on the kind of player.
 #[derive(Debug, Clone, Copy)]
 struct Evidence {
     card: Card,
@@ -53,36 +58,114 @@ const ACCEPT_WITH_CONTESSA: f64 = 0.1;
 /// How likely a bot with a Duke takes Income or Foreign Aid rather than Tax.
 const NO_TAX_WITH_DUKE: f64 = 0.5;
 
+/// The kinds of player the belief considers: how often each claims a card it lacks, how
+/// often it takes Income or Foreign Aid when it could claim a Tax, and how common it is.
+/// Bots split sharply: some never lie, some claim whatever suits them.
+const KINDS: [Kind; 3] = [
+    Kind {
+        bluff: 0.03,
+        plain_action: 0.6,
+        prior: 0.35,
+    },
+    Kind {
+        bluff: 0.35,
+        plain_action: 0.35,
+        prior: 0.3,
+    },
+    Kind {
+        bluff: 0.9,
+        plain_action: 0.15,
+        prior: 0.35,
+    },
+];
+
+#[derive(Debug, Clone, Copy)]
+struct Kind {
+    bluff: f64,
+    plain_action: f64,
+    prior: f64,
+}
+
 impl Model {
-    /// Builds the belief from the whole history.
+    /// Solver's belief: one bluff rate for the opponent, estimated from how its challenged
+    /// claims turned out.
     pub fn of(state: &State) -> Model {
-        let (bluff, challenge_rate) = habits(state);
-        let evidence = evidence(state, bluff);
+        let record = Record::of(state);
+        let caught = f64::from(record.caught);
+        let proven = f64::from(record.proven);
+        let kind = Kind {
+            bluff: ((caught + 0.6) / (caught + proven + 2.0)).clamp(0.08, 0.9),
+            plain_action: 1.0,
+            prior: 1.0,
+        };
+        Model::with_kinds(state, &[kind])
+    }
+
+    /// A sharper belief (Calculator's): the opponent is one of a few kinds of player, from
+    /// the one that never bluffs to the one that claims whatever suits it, and its whole
+    /// history, Exchanges and all, says which.
+    pub fn typed(state: &State) -> Model {
+        Model::with_kinds(state, &KINDS)
+    }
+
+    fn with_kinds(state: &State, kinds: &[Kind]) -> Model {
+        let epochs = evidence(state);
+        let evidence = &epochs.current;
+        let record = Record::of(state);
         let cards = state.opponent_card_count().max(1);
         let unseen = state.unseen();
-        let mut hands = enumerate(&unseen, cards);
-        let prior_total: f64 = hands.iter().map(|h| h.1).sum();
-        for (hand, weight) in hands.iter_mut() {
-            for e in &evidence {
-                *weight *= if hand[e.card.index()] > 0 {
-                    e.with
-                } else {
-                    e.without
-                };
+        let prior = enumerate(&unseen, cards);
+        let prior_total: f64 = prior.iter().map(|h| h.1).sum::<f64>().max(1e-12);
+        // For each kind of player: how well it explains the history, and the hands it
+        // would hold.
+        let mut mixed: Vec<([u8; 5], f64)> = prior.iter().map(|h| (h.0, 0.0)).collect();
+        let mut posts = vec![0.0; kinds.len()];
+        let mut per_kind = Vec::with_capacity(kinds.len());
+        for (k, kind) in kinds.iter().enumerate() {
+            let mut hands = prior.clone();
+            for (hand, weight) in hands.iter_mut() {
+                *weight *= weigh(hand, evidence, kind);
+            }
+            let total: f64 = hands.iter().map(|h| h.1).sum();
+            let history: f64 = epochs
+                .past
+                .iter()
+                .map(|(ev, size)| explains(kind, ev, &unseen, *size))
+                .product();
+            posts[k] = kind.prior * (total / prior_total) * history * record.likelihood(kind);
+            per_kind.push((hands, total));
+        }
+        let norm: f64 = posts.iter().sum();
+        if norm > 1e-300 {
+            posts.iter_mut().for_each(|p| *p /= norm);
+        } else {
+            posts = kinds.iter().map(|k| k.prior).collect();
+        }
+        for (k, (hands, total)) in per_kind.iter().enumerate() {
+            if *total <= 1e-300 {
+                continue;
+            }
+            for (slot, h) in mixed.iter_mut().zip(hands) {
+                slot.1 += posts[k] * h.1 / total;
             }
         }
-        let total: f64 = hands.iter().map(|h| h.1).sum();
-        if total > 1e-12 {
-            hands.iter_mut().for_each(|h| h.1 /= total);
-        } else if prior_total > 0.0 {
+        let sum: f64 = mixed.iter().map(|h| h.1).sum();
+        if sum > 1e-12 {
+            mixed.iter_mut().for_each(|h| h.1 /= sum);
+        } else {
             // The evidence contradicts itself (a surprising history): fall back on counting.
-            hands = enumerate(&unseen, cards);
-            hands.iter_mut().for_each(|h| h.1 /= prior_total);
+            mixed = prior.iter().map(|h| (h.0, h.1 / prior_total)).collect();
         }
         Model {
-            hands,
-            bluff,
-            challenge_rate,
+            hands: mixed,
+            bluff: kinds.iter().zip(&posts).map(|(k, p)| k.bluff * p).sum(),
+            honest: kinds
+                .iter()
+                .zip(&posts)
+                .filter(|(k, _)| k.bluff < 0.1)
+                .map(|(_, p)| p)
+                .sum(),
+            challenge_rate: record.challenge_rate(),
             cards,
             blocks: block_record(state),
         }
@@ -203,52 +286,82 @@ fn enumerate(unseen: &CardCounts, size: usize) -> Vec<([u8; 5], f64)> {
     hands
 }
 
-/// The opponent's bluff rate (from its challenged claims) and challenge rate (from our
-/// claims it could have challenged), each with a prior worth a few observations.
-fn habits(state: &State) -> (f64, f64) {
-    let theirs = state.opponent_claims();
-    let caught = theirs
-        .iter()
-        .filter(|c| c.outcome == ClaimOutcome::Caught)
-        .count() as f64;
-    let proven = theirs
-        .iter()
-        .filter(|c| c.outcome == ClaimOutcome::Proven)
-        .count() as f64;
-    let bluff = ((caught + 0.6) / (caught + proven + 2.0)).clamp(0.08, 0.9);
-    let ours = state.my_claims();
-    let answered = ours
-        .iter()
-        .filter(|c| c.outcome != ClaimOutcome::Open)
-        .count() as f64;
-    let challenged = ours
-        .iter()
-        .filter(|c| matches!(c.outcome, ClaimOutcome::Proven | ClaimOutcome::Caught))
-        .count() as f64;
-    let challenge_rate = (challenged + 1.0) / (answered + 4.0);
-    (bluff, challenge_rate)
+/// The opponent's record: how its challenged claims turned out, how often it chose a
+/// plain action, and how often it challenged ours.
+struct Record {
+    caught: i32,
+    proven: i32,
+    plain_actions: i32,
+    challenged: f64,
+    answered: f64,
+}
+
+impl Record {
+    fn of(state: &State) -> Record {
+        let theirs = state.opponent_claims();
+        let count = |o: ClaimOutcome| theirs.iter().filter(|c| c.outcome == o).count() as i32;
+        let plain_actions = state
+            .turns()
+            .iter()
+            .filter(|t| {
+                t.actor == Player::Opponent
+                    && matches!(t.action(), Some(Action::Income | Action::ForeignAid))
+            })
+            .count() as i32;
+        let ours = state.my_claims();
+        let answered = ours
+            .iter()
+            .filter(|c| c.outcome != ClaimOutcome::Open)
+            .count() as f64;
+        let challenged = ours
+            .iter()
+            .filter(|c| matches!(c.outcome, ClaimOutcome::Proven | ClaimOutcome::Caught))
+            .count() as f64;
+        Record {
+            caught: count(ClaimOutcome::Caught),
+            proven: count(ClaimOutcome::Proven),
+            plain_actions,
+            challenged,
+            answered,
+        }
+    }
+
+    /// How likely this kind of player was to leave this record.
+    fn likelihood(&self, kind: &Kind) -> f64 {
+        // A card is held about 40% of the time: a proven claim is a truth, which a bluffer
+        // tells less often than an honest player.
+        let held = 0.4;
+        let truth = held / (held + (1.0 - held) * kind.bluff);
+        (1.0 - truth).powi(self.caught).max(1e-9)
+            * truth.powi(self.proven)
+            * kind.plain_action.powi(self.plain_actions.min(6))
+    }
+
+    /// How often the opponent challenges a claim of ours, with a prior worth a few claims.
+    fn challenge_rate(&self) -> f64 {
+        (self.challenged + 1.0) / (self.answered + 4.0)
+    }
 }
 
 /// The evidence about the opponent's current hand, walking the history and forgetting what
 /// a change of cards made stale.
-fn evidence(state: &State, bluff: f64) -> Vec<Evidence> {
+fn evidence(state: &State) -> Epochs {
     let mut ev: Vec<Evidence> = Vec::new();
+    let mut past: Vec<(Vec<Evidence>, usize)> = Vec::new();
+    let mut cards = 2usize;
     for turn in state.turns() {
         let Some(action) = turn.action() else {
             continue;
         };
         for claim in turn.claims().iter().filter(|c| c.by == Player::Opponent) {
             match claim.outcome {
-                ClaimOutcome::Open | ClaimOutcome::Unchallenged => {
-                    // A repeated claim adds little: a bluffer keeps bluffing the same card.
-                    let repeat = ev.iter().any(|e| e.claim && e.card == claim.card);
-                    ev.push(Evidence {
-                        card: claim.card,
-                        with: 1.0,
-                        without: if repeat { 0.85 } else { bluff },
-                        claim: true,
-                    });
-                }
+                ClaimOutcome::Open | ClaimOutcome::Unchallenged => ev.push(Evidence {
+                    card: claim.card,
+                    with: 1.0,
+                    // The kind of player decides how often a claim is a bluff.
+                    without: 1.0,
+                    claim: true,
+                }),
                 ClaimOutcome::Caught => ev.push(Evidence {
                     card: claim.card,
                     with: 0.0,
@@ -258,6 +371,7 @@ fn evidence(state: &State, bluff: f64) -> Vec<Evidence> {
                 ClaimOutcome::Proven => {
                     // The card went back to the deck and a random one came: forget what was
                     // known about it, and every "does not hold" (the new card may be it).
+                    past.push((ev.clone(), cards));
                     ev.retain(|e| e.claim && e.card != claim.card);
                 }
             }
@@ -293,6 +407,7 @@ fn evidence(state: &State, bluff: f64) -> Vec<Evidence> {
             if let Some(i) = ev.iter().position(|e| e.claim && e.card == lost) {
                 ev.remove(i);
             }
+            cards = cards.saturating_sub(1).max(1);
         }
         let exchanged = turn.actor == Player::Opponent
             && action == Action::Exchange
@@ -301,10 +416,46 @@ fn evidence(state: &State, bluff: f64) -> Vec<Evidence> {
                 c.kind == ClaimKind::Action(Action::Exchange) && c.outcome == ClaimOutcome::Caught
             });
         if exchanged {
-            ev.clear();
+            // New cards: what it claimed says nothing about them, but still says what kind
+            // of player it is.
+            past.push((std::mem::take(&mut ev), cards));
         }
     }
-    ev
+    Epochs { current: ev, past }
+}
+
+/// The evidence about the hand it holds now, and the evidence about the hands it held
+/// before (each with its size), which still tells what kind of player it is.
+struct Epochs {
+    current: Vec<Evidence>,
+    past: Vec<(Vec<Evidence>, usize)>,
+}
+
+/// How well `kind` explains `evidence` about a hand of `size` cards dealt from `unseen`:
+/// the chance of the evidence, relative to a certain one.
+fn explains(kind: &Kind, evidence: &[Evidence], unseen: &CardCounts, size: usize) -> f64 {
+    let prior = enumerate(unseen, size);
+    let total: f64 = prior.iter().map(|h| h.1).sum();
+    if total <= 0.0 {
+        return 1.0;
+    }
+    let weighted: f64 = prior
+        .iter()
+        .map(|(hand, w)| w * weigh(hand, evidence, kind))
+        .sum();
+    weighted / total
+}
+
+/// The factor `evidence` puts on `hand` if the opponent is of `kind`.
+fn weigh(hand: &[u8; 5], evidence: &[Evidence], kind: &Kind) -> f64 {
+    evidence
+        .iter()
+        .map(|e| match (hand[e.card.index()] > 0, e.claim) {
+            (true, _) => e.with,
+            (false, true) => kind.bluff,
+            (false, false) => e.without,
+        })
+        .product()
 }
 
 /// How much Solver wants to keep each card: its income and its attack first.
@@ -390,16 +541,12 @@ pub fn act(state: &State, m: &Model) -> Move {
 /// Whether a claim of `card` backing `action` (ours, if `block`) is worth challenging.
 pub fn challenge(state: &State, m: &Model, card: Card, action: Action, block: bool) -> bool {
     let lie = m.lie(card);
-    let last_card = state.my_card_count() <= 1;
     let threshold = match (action, block) {
-        // Caught lying about a Contessa costs the opponent both cards.
-        (Action::Assassinate, true) => 0.4,
         // A wrong challenge of a true Assassinate loses the game.
-        (Action::Assassinate, false) => 0.75,
-        // Letting a Tax through to a Coup decides a one-card game.
-        (Action::Tax, false) if state.opponent_coins() + 3 >= 7 && last_card => 0.5,
-        _ if last_card => 0.7,
-        _ => 0.55,
+        (Action::Assassinate, false) if state.my_card_count() > 1 => 0.75,
+        // Otherwise Solver trusts its solution: a claim that is more likely a lie than not
+        // is called.
+        _ => 0.5,
     };
     lie > threshold
 }
