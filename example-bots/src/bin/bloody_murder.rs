@@ -1,8 +1,8 @@
 //! BloodyMurder: "as the counterpart to Bandit, goes all-in on a Duke + Assassin strategy."
 //!
 //! Written from that description (the original code is not available):
-//! - it Taxes as a Duke and, from 3 coins, Assassinates, whatever it holds; it Coups when it
-//!   has 7;
+//! - it Taxes as a Duke and, from 3 coins, Assassinates, whatever it holds while it has two
+//!   cards (on its last card only with the real ones); it Coups when it has 7;
 //! - a hand with neither a Duke nor an Assassin is exchanged (claiming an Ambassador) in the
 //!   hope of drawing them; in an Exchange, and when it must give a card up, it keeps the
 //!   Duke and the Assassin;
@@ -62,8 +62,11 @@ fn caught_claiming(state: &State, card: Card) -> bool {
     })
 }
 
+/// Whether to claim `card`: always with the card; as a bluff only while BloodyMurder has
+/// a card to spare (a caught bluff on its last card ends the game) and has not been caught
+/// bluffing it before.
 fn claimable(state: &State, card: Card) -> bool {
-    state.has(card) || !caught_claiming(state, card)
+    state.has(card) || (state.my_card_count() > 1 && !caught_claiming(state, card))
 }
 
 fn act(state: &State) -> Move {
@@ -189,6 +192,12 @@ mod tests {
             Move::Assassinate.into()
         );
         assert_eq!(decide_at("I\nI\n", &[Duke, Duke], 7, 2), Move::Coup.into());
+        // On its last card it claims only what it holds.
+        assert_eq!(decide_at("C=\nI\n", &[Captain], 4, 2), Move::Income.into());
+        assert_eq!(
+            decide_at("C=\nI\n", &[Assassin], 4, 2),
+            Move::Assassinate.into()
+        );
         // Caught bluffing a Duke: Tax only with a real one from then on.
         assert_eq!(
             decide_at("Tq=\nI\n", &[Assassin], 1, 2),

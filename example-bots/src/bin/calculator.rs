@@ -10,9 +10,11 @@
 //!   from card counting and the opponent's record (Solver's belief in its sharper form,
 //!   [`solver::Model::typed`], which also judges what kind of player the opponent is, honest
 //!   or bluffer, from its whole history): how likely a claim is a lie, how often the
-//!   opponent challenges or blocks (Contessa blocks are called far more often);
+//!   opponent challenges or blocks (Contessa blocks are called far more often, and so are
+//!   claims that do not fit what it already claimed);
 //! - so it challenges exactly the claims that would otherwise let the opponent win first or
-//!   break its plan, and bluffs only where the opponent has shown it does not check.
+//!   break its plan (but never stakes both cards on calling a likely Assassin), and bluffs
+//!   only where the opponent has shown it does not check.
 //!
 //! Deterministic: the same history, coins and cards always give the same move.
 
@@ -163,13 +165,48 @@ impl<'a> Ctx<'a> {
 
     /// How likely the opponent challenges a claim of ours.
     fn challenge_chance(&self, action: Action) -> f64 {
-        let rate = self.m.challenge_rate;
+        let rate = action
+            .claim()
+            .map_or(self.m.challenge_rate, |c| self.claim_challenged(c));
         if action == Action::Assassinate && self.pos.opp_cards == 1 {
             // Nothing left to lose: most bots call an Assassin on their last card.
             rate.max(0.5)
         } else {
             rate
         }
+    }
+
+    /// How likely the opponent challenges a claim of `card` by us: its usual rate, scaled by
+    /// how the claim looks from its side. Repeating a claim looks consistent; a card beyond
+    /// what our hand can hold besides what we already claimed since our last Exchange looks
+    /// like the lie a counting opponent calls. Our last card invites challenges too.
+    fn claim_challenged(&self, card: Card) -> f64 {
+        let since = self
+            .state
+            .turns()
+            .iter()
+            .rposition(|t| {
+                t.actor == Player::Me && t.complete && t.action() == Some(Action::Exchange)
+            })
+            .map_or(0, |i| i + 1);
+        let mut claimed: Vec<Card> = Vec::new();
+        for claim in self.state.turns()[since..].iter().flat_map(|t| t.claims()) {
+            if claim.by == Player::Me
+                && claim.outcome == ClaimOutcome::Unchallenged
+                && !claimed.contains(&claim.card)
+            {
+                claimed.push(claim.card);
+            }
+        }
+        let looks = if claimed.contains(&card) {
+            0.7
+        } else if claimed.len() >= self.pos.my_cards as usize {
+            3.0
+        } else {
+            1.0
+        };
+        let last = if self.pos.my_cards <= 1 { 1.5 } else { 1.0 };
+        (self.m.challenge_rate * looks * last).min(0.9)
     }
 
     /// How likely the opponent challenges a Contessa block of ours. Catching one wins the
@@ -316,8 +353,8 @@ impl<'a> Ctx<'a> {
                 let q = if card == Card::Contessa {
                     self.contessa_challenges()
                 } else {
-                    // Other blocks are challenged about as often as any claim of ours.
-                    self.m.challenge_rate
+                    // Other blocks are challenged like any claim of ours.
+                    self.claim_challenged(card)
                 };
                 let on_challenge = if honest {
                     stopped(p.lose(0, 1))
@@ -385,8 +422,10 @@ fn plan(state: &State, m: &Model) -> Plan {
                     .all(|c| c.by != Player::Opponent || c.outcome != ClaimOutcome::Caught)
         })
     };
+    // A Tax on a Duke it may not hold is income we can still take away by calling it: count
+    // the Tax at the odds that the Duke is real.
     let opp_rate = if stood(Action::Tax) || m.has(Card::Duke) > 0.5 {
-        3.0
+        2.0 + m.has(Card::Duke)
     } else {
         2.0
     };
@@ -496,7 +535,14 @@ fn respond(ctx: &Ctx, action: Action) -> Move {
         let give = worst_card(ctx.state, |c| keep_value(c, ctx));
         candidates.extend(give);
     }
+    // With two cards, calling a true Assassin loses both at once: the plan's odds are not
+    // sure enough to stake the game on less than an even chance.
+    let reckless =
+        action == Action::Assassinate && ctx.pos.my_cards > 1 && ctx.m.lie(Card::Assassin) < 0.5;
     let move_value = |mv: Move| {
+        if reckless && mv == Move::Challenge {
+            return -1.0;
+        }
         let v = ctx.answer_value(action, mv);
         // Honest blocks first on ties; a bluffed block risks a card for nothing on ties.
         match mv {
@@ -617,6 +663,24 @@ mod tests {
             decide_at("I\nC0\nT", &[Duke, Duke], 1, 1),
             Move::Challenge.into()
         );
+    }
+
+    #[test]
+    fn claims_that_do_not_fit_look_riskier() {
+        use Card::*;
+        // We claimed a Duke and a Captain, unchallenged: a third card cannot be in a hand
+        // of two, while another Tax looks consistent.
+        let s = state_at("Tp\nI\nSp\nI\n", &[Contessa, Contessa], 5, 0);
+        let ctx = Ctx::new(&s);
+        assert!(ctx.claim_challenged(Duke) < ctx.claim_challenged(Assassin));
+        assert!(ctx.claim_challenged(Duke) < ctx.m.challenge_rate);
+    }
+
+    #[test]
+    fn does_not_stake_both_cards_on_a_likely_assassin() {
+        use Card::*;
+        let d = decide_at("I\nA", &[Duke, Captain], 2, 3);
+        assert_ne!(d, Move::Challenge.into());
     }
 
     #[test]
