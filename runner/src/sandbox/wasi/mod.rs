@@ -15,6 +15,7 @@ mod path;
 pub(crate) mod state;
 
 use crate::sandbox::errno::Errno;
+use crate::sandbox::vfs::Vfs;
 use abi::MODULE;
 use mem::Mem;
 use state::{CallResult, Fail, HostState, Stop, HOST_CALL_FUEL};
@@ -225,7 +226,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<HostState>) -> wasmtime::Result<
         "path_create_directory",
         |mut c: C, fd: u32, p: u32, len: u32| {
             call(&mut c, |st, m| {
-                path::path_create_directory(st, m, fd as i32, p, len)
+                path::change_path(st, m, fd as i32, p, len, Vfs::mkdir)
             })
         },
     )?;
@@ -309,7 +310,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<HostState>) -> wasmtime::Result<
         "path_remove_directory",
         |mut c: C, fd: u32, p: u32, len: u32| {
             call(&mut c, |st, m| {
-                path::path_remove_directory(st, m, fd as i32, p, len)
+                path::change_path(st, m, fd as i32, p, len, Vfs::rmdir)
             })
         },
     )?;
@@ -336,7 +337,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<HostState>) -> wasmtime::Result<
         "path_unlink_file",
         |mut c: C, fd: u32, p: u32, len: u32| {
             call(&mut c, |st, m| {
-                path::path_unlink_file(st, m, fd as i32, p, len)
+                path::change_path(st, m, fd as i32, p, len, Vfs::unlink)
             })
         },
     )?;

@@ -6,7 +6,7 @@ use super::io::{times, write_filestat};
 use super::mem::Mem;
 use super::state::{CallResult, HostState};
 use crate::sandbox::errno::Errno;
-use crate::sandbox::vfs::{FileType, NodeId, OpenOptions, MAX_PATH_LEN};
+use crate::sandbox::vfs::{FileType, NodeId, OpenOptions, Vfs, MAX_PATH_LEN};
 
 /// The directory node behind a descriptor used as a path base.
 fn dir_of(st: &HostState, fd: i32) -> Result<NodeId, Errno> {
@@ -88,42 +88,21 @@ pub(crate) fn path_open(
     Ok(())
 }
 
-pub(crate) fn path_create_directory(
-    st: &mut HostState,
-    mem: &mut Mem,
-    fd: i32,
-    ptr: u32,
-    len: u32,
-) -> CallResult {
-    let dir = dir_of(st, fd)?;
-    let p = path(mem, ptr, len)?;
-    st.fs_now()?.mkdir(dir, p)?;
-    Ok(())
-}
+/// `mkdir`, `rmdir` and `unlink`: one path under a directory descriptor, one change.
+pub(crate) type PathChange = fn(&mut Vfs, NodeId, &[u8]) -> Result<(), Errno>;
 
-pub(crate) fn path_remove_directory(
+/// Apply `change` to the path `ptr`/`len` under the directory descriptor `fd`.
+pub(crate) fn change_path(
     st: &mut HostState,
     mem: &mut Mem,
     fd: i32,
     ptr: u32,
     len: u32,
+    change: PathChange,
 ) -> CallResult {
     let dir = dir_of(st, fd)?;
     let p = path(mem, ptr, len)?;
-    st.fs_now()?.rmdir(dir, p)?;
-    Ok(())
-}
-
-pub(crate) fn path_unlink_file(
-    st: &mut HostState,
-    mem: &mut Mem,
-    fd: i32,
-    ptr: u32,
-    len: u32,
-) -> CallResult {
-    let dir = dir_of(st, fd)?;
-    let p = path(mem, ptr, len)?;
-    st.fs_now()?.unlink(dir, p)?;
+    change(st.fs_now()?, dir, p)?;
     Ok(())
 }
 
