@@ -9,11 +9,18 @@
 //!   almost surely lies and leave alone those that are probably true; on its last card,
 //!   call an Assassin that is probably a lie;
 //! - everything else is a gamble: each option gets a weight from the odds (how likely the
-//!   opponent holds the card it claims, by counting and its claims; how often it challenges
-//!   us), and Gambler draws a move with probability proportional to its weight cubed.
+//!   opponent holds the card it claims, from Solver's belief, included from `solver.rs`;
+//!   how often it challenges and blocks us), and Gambler draws a move with probability
+//!   proportional to its weight cubed.
 //!
 //! Statistician includes this file and plays the same strategy taking the heaviest option
 //! instead of drawing ([`Chooser::Argmax`]).
+
+#[path = "solver.rs"]
+#[allow(dead_code)]
+mod solver;
+
+use solver::Model;
 
 use koth_guest::coup::{
     run, Action, Card, ClaimKind, ClaimOutcome, Decision, Move, Phase, Player, State,
@@ -60,36 +67,14 @@ impl Chooser {
     }
 }
 
-/// The odds Gambler plays by.
+/// The odds Gambler plays by: Solver's belief about the opponent's hand and habits, and
+/// its own record of which of its actions the opponent blocked.
 struct Odds {
-    /// P(the opponent holds at least one of each card).
-    holds: [f64; 5],
+    belief: Model,
     /// How often the opponent challenges our claims.
     challenges: f64,
     /// How often the opponent blocked our Foreign Aid, Steal and Assassinate.
     blocked: [f64; 3],
-}
-
-/// How readily the opponent claims cards it lacks, from its record: caught lies raise the
-/// estimate, proven claims and plain Income or Foreign Aid (what honest players without a
-/// Duke take) lower it.
-fn bluffer(state: &State) -> f64 {
-    let mut b: f64 = 0.4;
-    for turn in state.turns() {
-        if turn.actor == Player::Opponent
-            && matches!(turn.action(), Some(Action::Income | Action::ForeignAid))
-        {
-            b *= 0.7;
-        }
-        for claim in turn.claims().iter().filter(|c| c.by == Player::Opponent) {
-            match claim.outcome {
-                ClaimOutcome::Caught => b += (1.0 - b) * 0.5,
-                ClaimOutcome::Proven => b *= 0.7,
-                _ => {}
-            }
-        }
-    }
-    b.clamp(0.03, 0.95)
 }
 
 /// Where an action's block record is kept.
@@ -126,43 +111,10 @@ fn block_record(state: &State) -> [f64; 3] {
 
 impl Odds {
     fn of(state: &State) -> Odds {
-        let unseen = state.unseen();
-        let total = f64::from(unseen.total());
-        let bluff = bluffer(state);
-        let mut holds = [0.0; 5];
-        for card in Card::ALL {
-            // Counting: the opponent's cards come from what we cannot see.
-            let copies = f64::from(unseen.get(card));
-            let mut none = 1.0;
-            for i in 0..state.opponent_card_count() {
-                let left = total - i as f64;
-                if left > 0.0 {
-                    none *= ((left - copies) / left).max(0.0);
-                }
-            }
-            let mut p: f64 = 1.0 - none;
-            // Its latest word on the card since it last changed hands: a claim makes it
-            // likelier (the more so from an honest-looking player), being caught without
-            // it rules it out.
-            match latest_claim(state, card) {
-                Some(ClaimOutcome::Caught) => p = 0.0,
-                Some(_) if p > 0.0 => p = p / (p + (1.0 - p) * bluff),
-                _ => {}
-            }
-            holds[card.index()] = p;
-        }
-        let ours = state.my_claims();
-        let answered = ours
-            .iter()
-            .filter(|c| c.outcome != ClaimOutcome::Open)
-            .count() as f64;
-        let challenged = ours
-            .iter()
-            .filter(|c| matches!(c.outcome, ClaimOutcome::Proven | ClaimOutcome::Caught))
-            .count() as f64;
+        let belief = Model::of(state);
         Odds {
-            holds,
-            challenges: (challenged + 1.0) / (answered + 4.0),
+            challenges: belief.challenge_rate,
+            belief,
             blocked: block_record(state),
         }
     }
@@ -177,16 +129,16 @@ impl Odds {
     }
 
     fn has(&self, card: Card) -> f64 {
-        self.holds[card.index()]
+        self.belief.has(card)
     }
 
     fn lie(&self, card: Card) -> f64 {
         1.0 - self.has(card)
     }
 
-    /// Probability it holds one of `cards` (treated as independent: a rough upper bound).
+    /// Probability it holds one of `cards`.
     fn any(&self, cards: &[Card]) -> f64 {
-        1.0 - cards.iter().map(|&c| 1.0 - self.has(c)).product::<f64>()
+        self.belief.any(cards)
     }
 
     /// How safe a claim of `card` is for us: certain with the card, else the chance it
@@ -200,23 +152,6 @@ impl Odds {
             (1.0 - self.challenges) * 0.8
         }
     }
-}
-
-/// The outcome of the opponent's latest claim of `card` since its last Exchange, if any.
-fn latest_claim(state: &State, card: Card) -> Option<ClaimOutcome> {
-    let since = state
-        .turns()
-        .iter()
-        .rposition(|t| {
-            t.actor == Player::Opponent && t.complete && t.action() == Some(Action::Exchange)
-        })
-        .map_or(0, |i| i + 1);
-    state.turns()[since..]
-        .iter()
-        .flat_map(|t| t.claims())
-        .filter(|c| c.by == Player::Opponent && c.card == card)
-        .map(|c| c.outcome)
-        .next_back()
 }
 
 /// True if the opponent blocked one of our Steals and was not caught.

@@ -7,8 +7,16 @@
 //! - aggressive where Lawyer is passive: it Assassinates with its Assassin and Coups as soon
 //!   as it has 7 coins, and plays Steal as readily as Tax;
 //! - the choices Lawyer makes by rule it makes by dice: between honest incomes, and whether
-//!   to challenge, with odds that follow card counting (a claim whose card is mostly in
-//!   sight is challenged more often; one that cannot be true always).
+//!   to challenge, with odds that follow how likely a lie the claim is (card counting and
+//!   the opponent's claims, as Solver judges them, included from `solver.rs`; a claim that
+//!   cannot be true is always challenged), doubled when the claim would bring the opponent
+//!   to a Coup.
+
+#[path = "solver.rs"]
+#[allow(dead_code)]
+mod solver;
+
+use solver::Model;
 
 use koth_guest::coup::{run, Action, Card, ClaimOutcome, Decision, Move, Phase, Player, State};
 use koth_guest::Rng;
@@ -21,23 +29,6 @@ const WORST_FIRST: [Card; 5] = [
     Card::Assassin,
     Card::Duke,
 ];
-
-/// Probability that the opponent holds at least one `card`, by counting alone: its cards
-/// are dealt from what we cannot see.
-fn holds_by_count(state: &State, card: Card) -> f64 {
-    let unseen = state.unseen();
-    let total = f64::from(unseen.total());
-    let copies = f64::from(unseen.get(card));
-    let mut none = 1.0;
-    for i in 0..state.opponent_card_count() {
-        let left = total - i as f64;
-        if left <= 0.0 {
-            break;
-        }
-        none *= ((left - copies) / left).max(0.0);
-    }
-    1.0 - none
-}
 
 /// True if the opponent blocked a Foreign Aid of ours as a Duke without being caught.
 fn duke_blocks(state: &State) -> bool {
@@ -105,15 +96,14 @@ fn act(state: &State, rng: &mut Rng) -> Move {
 }
 
 /// Whether to challenge a claim of `card`: always if it cannot be true, otherwise at random
-/// with odds that grow as the card gets scarce, and never at the risk of the game over a
-/// likely card. The claim itself counts for something: most claims are true.
+/// with odds that grow with how likely a lie it is (Solver's belief: card counting and the
+/// opponent's claims), scaled by what is at stake.
 fn challenge(state: &State, card: Card, rng: &mut Rng, stakes: f64) -> bool {
-    let holds = holds_by_count(state, card);
-    if holds <= 0.0 {
+    if state.unseen().get(card) == 0 {
         return true;
     }
-    let claimed = holds / (holds + (1.0 - holds) * 0.5);
-    let odds = ((0.65 - claimed) * 1.5 * stakes).clamp(0.0, 0.6);
+    let lie = Model::of(state).lie(card);
+    let odds = ((lie - 0.3) * 1.5 * stakes).clamp(0.0, 0.8);
     rng.unit() < odds
 }
 

@@ -8,14 +8,15 @@
 //!   about). How much a claim counts depends on how often the opponent was caught bluffing;
 //! - it also remembers how often the opponent blocked each of its actions, which survives
 //!   the opponent's Exchanges;
-//! - it plays honestly and picks the income with the best expected coins given the belief
-//!   and that record: no Foreign Aid into a likely Duke, no Steal into a likely Captain or
-//!   Ambassador, no Assassinate into a likely Contessa;
-//! - it trusts its solution: it challenges a claim the belief calls more likely a lie than
-//!   not, except a true Assassinate would cost both cards (then it wants 3 to 1 odds).
+//! - it plays honestly and does not walk into a block it expects from that memory: no
+//!   Foreign Aid into a likely Duke, no Steal into a likely Captain or Ambassador, no
+//!   Assassinate into a likely Contessa;
+//! - it trusts its solution: it challenges a claim its belief finds suspect (a lie at 40%
+//!   or more), except that a true Assassinate would cost both cards (then it wants 3 to 1).
 //!
-//! Turncoat (its honest play and challenges) and Calculator (the belief, in the sharper
-//! form [`Model::typed`]) include this file as a module.
+//! Turncoat (its honest play and challenges), Gambler, Statistician and RandoAggroLawyer
+//! (the belief) and Calculator (the belief in the sharper form [`Model::typed`]) include
+//! this file as a module.
 
 use koth_guest::coup::{
     run, Action, Card, CardCounts, ClaimKind, ClaimOutcome, Decision, Move, Phase, Player, State,
@@ -498,44 +499,36 @@ pub fn worst_card(state: &State, value: impl Fn(Card) -> f64) -> Option<Move> {
 }
 
 pub fn act(state: &State, m: &Model) -> Move {
-    let coins = state.my_coins();
     if state.can(Move::Coup) {
         return Move::Coup;
     }
-    if state.has(Card::Assassin) && coins >= 3 && m.block_rate(Action::Assassinate) < 0.5 {
+    // It remembers what the opponent holds and what it blocked: it does not walk into a
+    // block it expects.
+    let expects_block = |action: Action| m.block_rate(action) >= 0.5;
+    if state.has(Card::Assassin)
+        && state.can(Move::Assassinate)
+        && !expects_block(Action::Assassinate)
+    {
         return Move::Assassinate;
     }
     if state.has(Card::Duke) {
         return Move::Tax;
     }
-    // The honest income with the best expected coins. A Steal counts double: what we take,
-    // the opponent loses.
-    let mut best = (Move::Income, 1.0);
-    let mut consider = |mv: Move, value: f64| {
-        if state.can(mv) && value > best.1 {
-            best = (mv, value);
-        }
-    };
-    let stolen = f64::from(state.opponent_coins().min(2));
-    if state.has(Card::Captain) {
-        consider(
-            Move::Steal,
-            2.0 * stolen * (1.0 - m.block_rate(Action::Steal)),
-        );
+    if state.has(Card::Captain) && state.opponent_coins() >= 2 && !expects_block(Action::Steal) {
+        return Move::Steal;
     }
-    consider(
-        Move::ForeignAid,
-        2.0 * (1.0 - m.block_rate(Action::ForeignAid)),
-    );
     let weak = !state
         .cards()
         .iter()
         .any(|c| matches!(c, Card::Duke | Card::Assassin | Card::Captain));
     if state.has(Card::Ambassador) && weak {
-        // Drawing towards a Duke or an Assassin is worth a little more than Income.
-        consider(Move::Exchange, 1.5);
+        return Move::Exchange;
     }
-    best.0
+    if expects_block(Action::ForeignAid) {
+        Move::Income
+    } else {
+        Move::ForeignAid
+    }
 }
 
 /// Whether a claim of `card` backing `action` (ours, if `block`) is worth challenging.
@@ -544,9 +537,8 @@ pub fn challenge(state: &State, m: &Model, card: Card, action: Action, block: bo
     let threshold = match (action, block) {
         // A wrong challenge of a true Assassinate loses the game.
         (Action::Assassinate, false) if state.my_card_count() > 1 => 0.75,
-        // Otherwise Solver trusts its solution: a claim that is more likely a lie than not
-        // is called.
-        _ => 0.5,
+        // Otherwise Solver trusts its solution: a claim it finds suspect is called.
+        _ => 0.4,
     };
     lie > threshold
 }

@@ -134,7 +134,7 @@ mod tests {
         );
         assert_eq!(decide_at(h, &[Contessa, Contessa], 2, 3), Move::Tax.into());
         assert_eq!(
-            decide_at("Tp\nTp\nTp\nTp\nS", &[Contessa, Contessa], 7, 3),
+            decide_at("I\nTp\nI\nTp\nS", &[Contessa, Contessa], 7, 3),
             Move::Block(Captain).into()
         );
         // Challenged again: honest again.
