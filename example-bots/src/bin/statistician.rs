@@ -21,17 +21,13 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use super::gambler::{decide, Chooser};
-    use koth_guest::coup::{cards_to_string, legal_actions, Card, Decision, Move, State};
+    use koth_guest::coup::{Card, Decision, Move, State};
 
     fn decide_at(history: &str, cards: &[Card], coins: u32, opp: u32) -> Decision {
-        let mut args = vec![
-            "history.txt".to_string(),
-            opp.to_string(),
-            coins.to_string(),
-            cards_to_string(cards),
-        ];
-        args.extend(legal_actions(history, cards, coins, opp));
-        decide(&State::parse(&args, history).unwrap(), &mut Chooser::Argmax)
+        decide(
+            &State::at_position(history, cards, coins, opp).unwrap(),
+            &mut Chooser::Argmax,
+        )
     }
 
     #[test]

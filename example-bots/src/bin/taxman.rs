@@ -93,18 +93,10 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use koth_guest::coup::{cards_to_string, legal_actions};
 
     fn decide_at(history: &str, cards: &[Card], coins: u32, opp: u32) -> Decision {
-        let mut args = vec![
-            "history.txt".to_string(),
-            opp.to_string(),
-            coins.to_string(),
-            cards_to_string(cards),
-        ];
-        args.extend(legal_actions(history, cards, coins, opp));
         decide(
-            &State::parse(&args, history).unwrap(),
+            &State::at_position(history, cards, coins, opp).unwrap(),
             &mut Rng::from_seed(1),
         )
     }
@@ -163,9 +155,7 @@ mod tests {
         use Card::*;
         let history = "T";
         let cards = [Captain, Duke];
-        let mut args = vec!["h".into(), "1".into(), "1".into(), cards_to_string(&cards)];
-        args.extend(legal_actions(history, &cards, 1, 1));
-        let state = State::parse(&args, history).unwrap();
+        let state = State::at_position(history, &cards, 1, 1).unwrap();
         let mut rng = Rng::from_seed(5);
         let challenges = (0..300)
             .filter(|_| decide(&state, &mut rng) == Move::Challenge.into())

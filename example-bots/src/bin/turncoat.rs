@@ -87,17 +87,9 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use koth_guest::coup::{cards_to_string, legal_actions};
 
     fn state_at(history: &str, cards: &[Card], coins: u32, opp: u32) -> State {
-        let mut args = vec![
-            "history.txt".to_string(),
-            opp.to_string(),
-            coins.to_string(),
-            cards_to_string(cards),
-        ];
-        args.extend(legal_actions(history, cards, coins, opp));
-        State::parse(&args, history).unwrap()
+        State::at_position(history, cards, coins, opp).unwrap()
     }
 
     fn decide_at(history: &str, cards: &[Card], coins: u32, opp: u32) -> Decision {

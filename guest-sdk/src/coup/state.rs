@@ -87,6 +87,27 @@ impl State {
         State::parse(args, &text)
     }
 
+    /// The state a bot is invoked with at this position: `history`, its own `cards` and coins,
+    /// and the legal actions the arbiter would pass (its `get_legal_actions`). For unit tests
+    /// of a bot's decisions; nothing is read or written.
+    pub fn at_position(
+        history: &str,
+        cards: &[Card],
+        my_coins: u32,
+        opp_coins: u32,
+    ) -> Result<State, Error> {
+        let mut args = vec![
+            "history.txt".to_string(),
+            opp_coins.to_string(),
+            my_coins.to_string(),
+            super::card::cards_to_string(cards),
+        ];
+        args.extend(super::arbiter::legal_actions(
+            history, cards, my_coins, opp_coins,
+        ));
+        State::parse(&args, history)
+    }
+
     /// Builds the state from argv without `argv[0]` and the history file's content.
     /// Nothing is read or written: this is the entry point for unit tests.
     pub fn parse<S: AsRef<str>>(args: &[S], history: &str) -> Result<State, Error> {
