@@ -77,9 +77,56 @@
 //! assert_eq!(state.unseen().get(Card::Duke), 2);
 //! ```
 //!
+//! # Bank Heist in one paragraph
+//!
+//! Each invocation is one decision, with 31 arguments after the bot's name and no files.
+//! [`bank_heist::Args`] names and types them all (game, round, players, heisters so far,
+//! credits bet so far, the bank, the bot's credits, bet, paycheck, rank, the bots' mean
+//! credits, and its balance, probability and odds at each of the five [`bank_heist::Bank`]s).
+//! In round 1 the bot bets an integer; in round 2 each heister gives one of the
+//! [`bank_heist::Answer`]s (`back out`, `all in`, `double cross`, ...). [`bank_heist::run`]
+//! does the plumbing:
+//!
+//! ```no_run
+//! use koth_guest::bank_heist::{run, Answer, Args, Bank, Decision, Round};
+//!
+//! /// Bets a tenth of its credits when the bank it expects pays on average, and backs out
+//! /// in round 2 when too many others have already.
+//! fn decide(args: &Args) -> Decision {
+//!     match args.round {
+//!         Round::First => {
+//!             let bank = Bank::for_heist(u64::from(args.heisters) + 1, args.total_bet);
+//!             let p = args.probability_at(bank);
+//!             if p * args.odds_at(bank) > 1.0 - p {
+//!                 Decision::Bet(args.credits / 10)
+//!             } else {
+//!                 Decision::Bet(0)
+//!             }
+//!         }
+//!         Round::Second if args.confirmed * 10 < args.decided * 9 => Answer::BackOut.into(),
+//!         Round::Second => Answer::Keep.into(),
+//!     }
+//! }
+//!
+//! fn main() {
+//!     run(decide);
+//! }
+//! ```
+//!
+//! Tests build a situation with [`bank_heist::Args::at`] and change what they need:
+//!
+//! ```
+//! use koth_guest::bank_heist::{Args, Bank, Round};
+//!
+//! let args = Args { credits: 5000, heisters: 90, ..Args::at(100, Round::First) };
+//! assert_eq!(Args::parse(&args.to_argv()).unwrap(), args);
+//! assert_eq!(Bank::for_heist(90, 500_000), Bank::FederalReserve);
+//! ```
+//!
 //! For randomness use [`Rng`]: seeded from the platform (under koth, deterministic per
 //! tournament seed), no dependencies.
 
+pub mod bank_heist;
 pub mod coup;
 mod rng;
 
