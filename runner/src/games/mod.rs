@@ -5,6 +5,7 @@
 //! which are plain data, so drivers and tournaments can be tested with scripted in-process
 //! players and no wasm at all.
 
+pub mod bank_heist;
 pub mod coup;
 
 use crate::sandbox::{Bot, Invocation, Report, Vfs};

@@ -1,0 +1,10 @@
+//! Bank Heist (a free-for-all of G games with host-side rabble, argv protocol, no files):
+//! `shared/spec/bank-heist.md`.
+//!
+//! - [`rules`]: the pure game: banks, both rounds, every answer, paychecks, rabble.
+//! - [`driver`]: plays one tournament through the sandbox: the 31 arguments, stdout answers,
+//!   failures as the spec's defaults, the seed's human log and the structured log.
+//! - [`format`]: the match format for the shared tournament layer: T tournaments, each a
+//!   match of every bot.
+
+pub mod rules;
