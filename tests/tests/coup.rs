@@ -350,7 +350,7 @@ fn archives_are_identical_for_any_worker_count_in_both_scratch_scopes() {
             let counter = String::from_utf8(one["scratch/cheat_counter/counter"].clone()).unwrap();
             let n: u64 = counter.trim().parse().unwrap();
             let results: serde_json::Value = serde_json::from_slice(&one["results.json"]).unwrap();
-            let row = results["leaderboard"]["rows"]
+            let row = results["bots"]
                 .as_array()
                 .unwrap()
                 .iter()

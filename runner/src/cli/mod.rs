@@ -1,7 +1,9 @@
 //! Command-line interface: parse, dispatch, turn errors into messages and exit codes.
 
+mod bank_heist;
 mod bench;
 mod check;
+mod common;
 mod coup;
 mod invoke;
 
@@ -26,6 +28,8 @@ enum Command {
     Invoke(invoke::InvokeArgs),
     /// Run a Coup tournament (round robin) between bots.
     Coup(coup::CoupArgs),
+    /// Run Bank Heist tournaments (every bot in every game, with 500 rabble).
+    BankHeist(bank_heist::BankHeistArgs),
     /// Measure invocation and tournament speed against native processes.
     Bench(bench::BenchArgs),
 }
@@ -77,6 +81,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Check(a) => check::run(a),
         Command::Invoke(a) => invoke::run(a),
         Command::Coup(a) => coup::run(a),
+        Command::BankHeist(a) => bank_heist::run(a),
         Command::Bench(a) => bench::run(a),
     };
     match result {

@@ -24,6 +24,21 @@ pub enum ArchiveError {
     Escape(String),
 }
 
+/// A symlink a bot left in its directory: recorded as data, never recreated on the host.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SymlinkRecord {
+    /// Whose directory (`scratch/<owner>/`).
+    pub owner: String,
+    /// The link's path in that directory.
+    pub path: String,
+    /// Where it points.
+    pub target: String,
+}
+
+/// Where symlinks left in scratch are listed: outside `scratch/`, so no name a bot picks can
+/// collide with it.
+pub const SYMLINKS: &str = "scratch-symlinks.jsonl";
+
 /// Name of the file that marks a folder as a koth archive.
 pub const MANIFEST: &str = "manifest.json";
 
@@ -89,6 +104,37 @@ impl Archive {
         std::fs::create_dir_all(&path).map_err(io(&path))
     }
 
+    /// Write what bots left in their directories: `scratch/<owner>/...` for files and
+    /// folders, and every symlink as a line of [`SYMLINKS`]. Whatever the names, nothing
+    /// collides: a directory snapshot holds each path once, and symlinks live elsewhere.
+    pub fn write_scratch(
+        &self,
+        scratch: &[(String, Vec<crate::sandbox::vfs::SnapshotEntry>)],
+    ) -> Result<(), ArchiveError> {
+        use crate::sandbox::vfs::SnapshotEntry;
+        let mut links = Vec::new();
+        for (owner, entries) in scratch {
+            for e in entries {
+                match e {
+                    SnapshotEntry::Dir(p) => self.mkdir(&format!("scratch/{owner}/{p}"))?,
+                    SnapshotEntry::File(p, data) => {
+                        self.write(&format!("scratch/{owner}/{p}"), data)?
+                    }
+                    SnapshotEntry::Symlink(p, target) => links.push(SymlinkRecord {
+                        owner: owner.clone(),
+                        path: p.clone(),
+                        target: target.clone(),
+                    }),
+                }
+            }
+        }
+        if links.is_empty() {
+            Ok(())
+        } else {
+            self.write_jsonl(SYMLINKS, &links)
+        }
+    }
+
     /// Write one JSON value per line.
     pub fn write_jsonl<T: serde::Serialize>(
         &self,
@@ -150,6 +196,30 @@ mod tests {
             Err(ArchiveError::NotAnArchive(_))
         ));
         assert_eq!(std::fs::read(dir.join("precious.txt")).unwrap(), b"keep");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn scratch_is_written_whole_whatever_the_names() {
+        use crate::sandbox::vfs::SnapshotEntry;
+        let dir = std::env::temp_dir().join(format!("koth-archive-links-{}", std::process::id()));
+        let a = Archive::create(&dir).unwrap();
+        // A symlink `x` beside a folder `x.symlink` once made the archive fail half written.
+        let entries = vec![
+            SnapshotEntry::Symlink("x".into(), "../../etc/passwd".into()),
+            SnapshotEntry::Dir("x.symlink".into()),
+            SnapshotEntry::File("x.symlink/f".into(), b"data".to_vec()),
+            SnapshotEntry::Symlink("x.symlink/y".into(), "f".into()),
+        ];
+        a.write_scratch(&[("bot".into(), entries)]).unwrap();
+        assert_eq!(
+            std::fs::read(dir.join("scratch/bot/x.symlink/f")).unwrap(),
+            b"data"
+        );
+        assert!(!dir.join("scratch/bot/x").exists());
+        let links = std::fs::read_to_string(dir.join(SYMLINKS)).unwrap();
+        assert_eq!(links.lines().count(), 2);
+        assert!(links.contains("\"target\":\"../../etc/passwd\""));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,28 +1,59 @@
-//! The leaderboard every game reports: score, games, win rate, forfeits by kind, fuel.
+//! The leaderboard every game reports: score, games, wins, forfeits by kind, fuel; and, for
+//! games scored over several matches (Bank Heist's tournaments), each bot's per-match mean
+//! and spread.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+/// Mean and standard deviation of a bot's score over the matches it played.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    /// Mean score per match.
+    pub mean: f64,
+    /// Sample standard deviation (0 for fewer than two matches).
+    pub sd: f64,
+}
+
+impl Spread {
+    /// The spread of `scores`; `None` when there are none.
+    pub fn of(scores: &[f64]) -> Option<Spread> {
+        if scores.is_empty() {
+            return None;
+        }
+        let n = scores.len() as f64;
+        let mean = scores.iter().sum::<f64>() / n;
+        let sd = if scores.len() < 2 {
+            0.0
+        } else {
+            (scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+        };
+        Some(Spread { mean, sd })
+    }
+}
+
 /// One bot's line.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// Bot name.
     pub bot: String,
-    /// Points (in Coup: wins).
+    /// Points (Coup: wins; Bank Heist: credits summed over tournaments; Euchre: points).
     pub score: u64,
-    /// Games played (void games excluded).
+    /// Matches played (void matches excluded).
     pub games: u64,
-    /// Games won.
+    /// Matches won.
     pub wins: u64,
-    /// Games drawn.
+    /// Matches drawn.
     pub draws: u64,
-    /// Forfeits by kind (`trap`, `fuel`, `file`, `illegal move`...).
+    /// Forfeits (or, where failures cost no match, failures) by kind.
     pub forfeits: BTreeMap<String, u64>,
-    /// Fuel used over the whole tournament.
+    /// Fuel used over the whole run.
     pub fuel: u64,
-    /// Invocations over the whole tournament.
+    /// Invocations over the whole run.
     pub invocations: u64,
+    /// The score's mean and spread per match, for games that report it.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub spread: Option<Spread>,
 }
 
 impl Row {
@@ -36,22 +67,72 @@ impl Row {
     }
 }
 
+/// Which columns a game's leaderboard shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Columns {
+    /// The score's name; `None` when the score is the win count (Coup), shown once.
+    pub score: Option<&'static str>,
+    /// What a match is called (`games`, `tournaments`).
+    pub matches: &'static str,
+    /// Show the per-match mean ± standard deviation.
+    pub spread: bool,
+}
+
+impl Columns {
+    /// Score = wins, per game (Coup).
+    pub fn wins() -> Columns {
+        Columns {
+            score: None,
+            matches: "games",
+            spread: false,
+        }
+    }
+
+    /// Score = credits summed over tournaments, with their spread (Bank Heist).
+    pub fn credits() -> Columns {
+        Columns {
+            score: Some("credits"),
+            matches: "tourn.",
+            spread: true,
+        }
+    }
+
+    /// Score = points, per game (Euchre).
+    pub fn points() -> Columns {
+        Columns {
+            score: Some("points"),
+            matches: "games",
+            spread: false,
+        }
+    }
+}
+
+impl Default for Columns {
+    fn default() -> Self {
+        Columns::wins()
+    }
+}
+
 /// Rows sorted by score (highest first), then by name.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Leaderboard {
     /// The rows, best first.
     pub rows: Vec<Row>,
+    /// What the table shows.
+    #[serde(skip)]
+    pub columns: Columns,
 }
 
 impl Leaderboard {
     /// Sort rows into leaderboard order.
-    pub fn new(mut rows: Vec<Row>) -> Self {
+    pub fn new(mut rows: Vec<Row>, columns: Columns) -> Self {
         rows.sort_by(|a, b| b.score.cmp(&a.score).then_with(|| a.bot.cmp(&b.bot)));
-        Leaderboard { rows }
+        Leaderboard { rows, columns }
     }
 
     /// A plain-text table for the terminal and the archive.
     pub fn render(&self) -> String {
+        let c = self.columns;
         let width = self
             .rows
             .iter()
@@ -59,11 +140,30 @@ impl Leaderboard {
             .max()
             .unwrap_or(3)
             .max(3);
+        let spread_cell = |r: &Row| {
+            r.spread
+                .map(|s| format!("{:.0} ± {:.0}", s.mean, s.sd))
+                .unwrap_or_else(|| "-".into())
+        };
+        let spread_width = self
+            .rows
+            .iter()
+            .map(|r| spread_cell(r).chars().count())
+            .max()
+            .unwrap_or(0)
+            .max("mean ± sd".len());
         let mut out = String::new();
+        let _ = write!(out, "{:>4}  {:<width$}", "rank", "bot");
+        if let Some(score) = c.score {
+            let _ = write!(out, "  {score:>12}");
+        }
+        if c.spread {
+            let _ = write!(out, "  {:>spread_width$}", "mean ± sd");
+        }
         let _ = writeln!(
             out,
-            "{:>4}  {:<width$}  {:>6}  {:>6}  {:>7}  {:>12}  {:>10}  forfeits",
-            "rank", "bot", "wins", "games", "win %", "fuel", "fuel/move"
+            "  {:>6}  {:>6}  {:>7}  {:>12}  {:>10}  forfeits",
+            "wins", c.matches, "win %", "fuel", "fuel/move"
         );
         for (i, r) in self.rows.iter().enumerate() {
             let forfeits = if r.forfeits.is_empty() {
@@ -76,11 +176,18 @@ impl Leaderboard {
                     .join(", ")
             };
             let per_move = r.fuel.checked_div(r.invocations).unwrap_or(0);
+            let _ = write!(out, "{:>4}  {:<width$}", i + 1, r.bot);
+            if c.score.is_some() {
+                let _ = write!(out, "  {:>12}", r.score);
+            }
+            if c.spread {
+                let cell = spread_cell(r);
+                let pad = spread_width.saturating_sub(cell.chars().count());
+                let _ = write!(out, "  {}{cell}", " ".repeat(pad));
+            }
             let _ = writeln!(
                 out,
-                "{:>4}  {:<width$}  {:>6}  {:>6}  {:>6.1}%  {:>12}  {:>10}  {}",
-                i + 1,
-                r.bot,
+                "  {:>6}  {:>6}  {:>6.1}%  {:>12}  {:>10}  {}",
                 r.wins,
                 r.games,
                 100.0 * r.win_rate(),
@@ -90,5 +197,28 @@ impl Leaderboard {
             );
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_shows_the_game_s_columns() {
+        let row = Row {
+            bot: "lurker".into(),
+            score: 482_000,
+            games: 2,
+            wins: 1,
+            spread: Spread::of(&[241_000.0, 241_000.0]),
+            ..Row::default()
+        };
+        let credits = Leaderboard::new(vec![row.clone()], Columns::credits()).render();
+        assert!(credits.contains("credits") && credits.contains("mean ± sd"));
+        assert!(credits.contains("482000") && credits.contains("241000 ± 0"));
+        let wins = Leaderboard::new(vec![row], Columns::wins()).render();
+        assert!(!wins.contains("credits") && !wins.contains("mean"));
+        assert!(wins.lines().next().unwrap().starts_with("rank  bot"));
     }
 }

@@ -7,4 +7,6 @@
 //! - [`format`]: the match format for the shared tournament layer: T tournaments, each a
 //!   match of every bot.
 
+pub mod driver;
+pub mod format;
 pub mod rules;

@@ -6,10 +6,13 @@ use crate::games::Player;
 use crate::sandbox::vfs::SnapshotEntry;
 use crate::sandbox::{Limits, Vfs, VfsLimits};
 use crate::tournament::archive::{Archive, ArchiveError};
-use crate::tournament::leaderboard::{Leaderboard, Row};
-use crate::tournament::scheduler::{chain_by_resource, run_jobs};
+use crate::tournament::leaderboard::{Columns, Leaderboard};
+use crate::tournament::results::{standings, write_common, Results};
+use crate::tournament::{self, MatchFormat, MatchSummary};
 use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
+
+pub use crate::tournament::BotEntry;
 
 /// How long a bot's scratch files live.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -91,19 +94,20 @@ pub struct CoupTournament {
     pub pairings: Vec<Pairing>,
     /// What happened in each.
     pub records: Vec<GameRecord>,
+    /// Each game in the shared results schema.
+    pub summaries: Vec<MatchSummary>,
     /// Scratch left by bots: per game (game scope, non-empty only) or per bot at the end.
     pub scratch: Vec<(String, Vec<SnapshotEntry>)>,
     /// The standings.
     pub leaderboard: Leaderboard,
+    /// The bots' names, in the order given.
+    pub names: Vec<String>,
 }
 
 impl CoupTournament {
     /// Games the host could not complete (they count for nobody).
     pub fn void_games(&self) -> usize {
-        self.records
-            .iter()
-            .filter(|r| matches!(r.result, GameResult::Void { .. }))
-            .count()
+        self.summaries.iter().filter(|s| s.void.is_some()).count()
     }
 
     /// Total invocations.
@@ -115,6 +119,112 @@ impl CoupTournament {
     }
 }
 
+/// The round robin as a match format: a match is one game; with tournament-wide scratch,
+/// games sharing a bot run in game order.
+struct RoundRobin<'a> {
+    players: &'a [&'a dyn Player],
+    opts: &'a CoupOptions,
+    pairings: Vec<Pairing>,
+    shared: Vec<Mutex<Vfs>>,
+}
+
+/// What one played game leaves: its record and any scratch to archive.
+type Played = (GameRecord, Vec<(String, Vec<SnapshotEntry>)>);
+
+impl MatchFormat for RoundRobin<'_> {
+    type Match = Pairing;
+    type Record = Played;
+
+    fn matches(&self) -> &[Pairing] {
+        &self.pairings
+    }
+
+    fn shared_state(&self, p: &Pairing) -> Vec<usize> {
+        match self.opts.scratch {
+            ScratchScope::Game => Vec::new(),
+            ScratchScope::Tournament => p.seats.to_vec(),
+        }
+    }
+
+    fn play(&self, i: usize, p: &Pairing) -> Played {
+        let (players, opts) = (self.players, self.opts);
+        let [a, b] = p.seats;
+        let file_name = format!(
+            "{}_{}_{}_{}.txt",
+            players[a].name(),
+            players[b].name(),
+            p.round,
+            p.game
+        );
+        let setup = GameSetup {
+            file_name: &file_name,
+            deck_seed: crate::seed::derive_u64(
+                opts.seed,
+                "coup/deck",
+                &[p.round as u64, p.game as u64],
+            ),
+            root_seed: opts.seed,
+            game_index: i as u64,
+            limits: opts.limits,
+        };
+        let seat_players = [players[a], players[b]];
+        match opts.scratch {
+            ScratchScope::Game => {
+                let (mut da, mut db) = (Vfs::new(opts.vfs), Vfs::new(opts.vfs));
+                let rec = play(&setup, seat_players, [&mut da, &mut db]);
+                let scratch = [(a, da), (b, db)]
+                    .into_iter()
+                    .filter(|(_, d)| d.used_nodes() > 0)
+                    .map(|(bot, d)| {
+                        (
+                            format!(
+                                "{}/{}",
+                                file_name.trim_end_matches(".txt"),
+                                players[bot].name()
+                            ),
+                            d.snapshot(),
+                        )
+                    })
+                    .collect::<Vec<_>>();
+                (rec, scratch)
+            }
+            ScratchScope::Tournament => {
+                // The scheduler guarantees no other game holds these two directories now.
+                let mut ga = self.shared[a].lock().unwrap_or_else(|e| e.into_inner());
+                let mut gb = self.shared[b].lock().unwrap_or_else(|e| e.into_inner());
+                (play(&setup, seat_players, [&mut ga, &mut gb]), Vec::new())
+            }
+        }
+    }
+
+    fn summarize(&self, _i: usize, p: &Pairing, (r, _): &Played) -> MatchSummary {
+        let mut m = MatchSummary {
+            label: r.file_name.clone(),
+            participants: p.seats.to_vec(),
+            scores: vec![0, 0],
+            winners: Vec::new(),
+            void: None,
+            fuel: r.fuel.to_vec(),
+            invocations: r.invocations.map(u64::from).to_vec(),
+            forfeits: Vec::new(),
+        };
+        match &r.result {
+            GameResult::Void { reason } => m.void = Some(reason.clone()),
+            GameResult::Draw => {}
+            GameResult::Won {
+                winner, forfeit, ..
+            } => {
+                m.scores[*winner] = 1;
+                m.winners.push(*winner);
+                if let Some(f) = forfeit {
+                    m.forfeits.push((1 - winner, f.kind().to_string(), 1));
+                }
+            }
+        }
+        m
+    }
+}
+
 /// Play the tournament with `workers` threads. `progress(done, total)` is called after each game.
 pub fn run(
     players: &[&dyn Player],
@@ -122,166 +232,48 @@ pub fn run(
     workers: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> CoupTournament {
-    let pairings = schedule(players.len(), opts.rounds);
-    let total = pairings.len();
-    let shared: Vec<Mutex<Vfs>> = (0..players.len())
-        .map(|_| Mutex::new(Vfs::new(opts.vfs)))
-        .collect();
-    let deps = match opts.scratch {
-        ScratchScope::Game => Vec::new(),
-        ScratchScope::Tournament => chain_by_resource(
-            &pairings
-                .iter()
-                .map(|p| p.seats.to_vec())
-                .collect::<Vec<_>>(),
-        ),
+    let format = RoundRobin {
+        players,
+        opts,
+        pairings: schedule(players.len(), opts.rounds),
+        shared: (0..players.len())
+            .map(|_| Mutex::new(Vfs::new(opts.vfs)))
+            .collect(),
     };
-    let played = run_jobs(
-        total,
-        &deps,
-        workers,
-        |i| {
-            let p = &pairings[i];
-            let [a, b] = p.seats;
-            let file_name = format!(
-                "{}_{}_{}_{}.txt",
-                players[a].name(),
-                players[b].name(),
-                p.round,
-                p.game
-            );
-            let setup = GameSetup {
-                file_name: &file_name,
-                deck_seed: crate::seed::derive_u64(
-                    opts.seed,
-                    "coup/deck",
-                    &[p.round as u64, p.game as u64],
-                ),
-                root_seed: opts.seed,
-                game_index: i as u64,
-                limits: opts.limits,
-            };
-            let seat_players = [players[a], players[b]];
-            match opts.scratch {
-                ScratchScope::Game => {
-                    let (mut da, mut db) = (Vfs::new(opts.vfs), Vfs::new(opts.vfs));
-                    let rec = play(&setup, seat_players, [&mut da, &mut db]);
-                    let scratch = [(a, da), (b, db)]
-                        .into_iter()
-                        .filter(|(_, d)| d.used_nodes() > 0)
-                        .map(|(bot, d)| {
-                            (
-                                format!(
-                                    "{}/{}",
-                                    file_name.trim_end_matches(".txt"),
-                                    players[bot].name()
-                                ),
-                                d.snapshot(),
-                            )
-                        })
-                        .collect::<Vec<_>>();
-                    (rec, scratch)
-                }
-                ScratchScope::Tournament => {
-                    // The scheduler guarantees no other game holds these two directories now.
-                    let mut ga = shared[a].lock().unwrap_or_else(|e| e.into_inner());
-                    let mut gb = shared[b].lock().unwrap_or_else(|e| e.into_inner());
-                    (play(&setup, seat_players, [&mut ga, &mut gb]), Vec::new())
-                }
-            }
-        },
-        |done| progress(done, total),
-    );
-    let mut records = Vec::with_capacity(total);
+    let (played, summaries) = tournament::run(&format, workers, progress);
+    let mut records = Vec::with_capacity(played.len());
     let mut scratch = Vec::new();
     for (rec, s) in played {
         records.push(rec);
         scratch.extend(s);
     }
     if opts.scratch == ScratchScope::Tournament {
-        for (i, d) in shared.into_iter().enumerate() {
+        for (i, d) in format.shared.into_iter().enumerate() {
             let d = d.into_inner().unwrap_or_else(|e| e.into_inner());
             if d.used_nodes() > 0 {
                 scratch.push((players[i].name().to_string(), d.snapshot()));
             }
         }
     }
-    let leaderboard = standings(players, &pairings, &records);
+    let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
+    let leaderboard = standings(&names, &summaries, Columns::wins());
     CoupTournament {
-        pairings,
+        pairings: format.pairings,
         records,
+        summaries,
         scratch,
         leaderboard,
+        names,
     }
 }
 
-fn standings(players: &[&dyn Player], pairings: &[Pairing], records: &[GameRecord]) -> Leaderboard {
-    let mut rows: Vec<Row> = players
-        .iter()
-        .map(|p| Row {
-            bot: p.name().to_string(),
-            ..Row::default()
-        })
-        .collect();
-    for (p, r) in pairings.iter().zip(records) {
-        for seat in 0..2 {
-            let row = &mut rows[p.seats[seat]];
-            row.fuel += r.fuel[seat];
-            row.invocations += r.invocations[seat] as u64;
-        }
-        match &r.result {
-            GameResult::Void { .. } => continue,
-            GameResult::Draw => {
-                for s in p.seats {
-                    rows[s].games += 1;
-                    rows[s].draws += 1;
-                }
-            }
-            GameResult::Won {
-                winner, forfeit, ..
-            } => {
-                for s in p.seats {
-                    rows[s].games += 1;
-                }
-                let w = p.seats[*winner];
-                rows[w].wins += 1;
-                rows[w].score += 1;
-                if let Some(f) = forfeit {
-                    *rows[p.seats[1 - winner]]
-                        .forfeits
-                        .entry(f.kind().to_string())
-                        .or_default() += 1;
-                }
-            }
-        }
-    }
-    Leaderboard::new(rows)
-}
+/// The manifest of a Coup tournament.
+pub type Manifest = crate::tournament::Manifest<CoupOptions>;
 
-/// A bot as the manifest records it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct BotEntry {
-    /// Its name.
-    pub name: String,
-    /// Its module's file name.
-    pub file: String,
-    /// SHA-256 of the module.
-    pub sha256: String,
-}
-
-/// The manifest: enough to re-run the tournament and check the result.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Manifest {
-    /// The game.
-    pub game: String,
-    /// koth's version.
-    pub koth_version: String,
-    /// The bots, in the order given (which fixes the schedule).
-    pub bots: Vec<BotEntry>,
-    /// Tournament options (seed, rounds, limits, scratch).
-    pub options: CoupOptions,
-    /// Engine settings.
-    pub engine: crate::sandbox::EngineSettings,
+/// What only Coup reports in `results.json`, beside the shared part.
+#[derive(Serialize)]
+struct Detail<'a> {
+    games: Vec<GameSummary<'a>>,
 }
 
 #[derive(Serialize)]
@@ -295,13 +287,6 @@ struct GameSummary<'a> {
     result: &'a GameResult,
     invocations: [u32; 2],
     fuel: [u64; 2],
-}
-
-#[derive(Serialize)]
-struct Results<'a> {
-    leaderboard: &'a Leaderboard,
-    void_games: usize,
-    games: Vec<GameSummary<'a>>,
 }
 
 #[derive(Serialize)]
@@ -319,8 +304,6 @@ pub fn write_archive(
     manifest: &Manifest,
     archive: &Archive,
 ) -> Result<(), ArchiveError> {
-    archive.write_json("manifest.json", manifest)?;
-    archive.write("leaderboard.txt", t.leaderboard.render().as_bytes())?;
     let games = t
         .pairings
         .iter()
@@ -336,14 +319,14 @@ pub fn write_archive(
             fuel: r.fuel,
         })
         .collect();
-    archive.write_json(
-        "results.json",
-        &Results {
-            leaderboard: &t.leaderboard,
-            void_games: t.void_games(),
-            games,
-        },
-    )?;
+    let results = Results::new(
+        "coup",
+        &t.names,
+        &t.leaderboard,
+        &t.summaries,
+        Detail { games },
+    );
+    write_common(archive, manifest, &t.leaderboard, &results)?;
     archive.write_jsonl(
         "invocations.jsonl",
         t.records.iter().enumerate().flat_map(|(g, r)| {
@@ -363,21 +346,7 @@ pub fn write_archive(
             log.as_bytes(),
         )?;
     }
-    for (owner, entries) in &t.scratch {
-        for e in entries {
-            match e {
-                SnapshotEntry::Dir(p) => archive.mkdir(&format!("scratch/{owner}/{p}"))?,
-                SnapshotEntry::File(p, data) => {
-                    archive.write(&format!("scratch/{owner}/{p}"), data)?
-                }
-                // Never recreated on the host: recorded as text.
-                SnapshotEntry::Symlink(p, target) => {
-                    archive.write(&format!("scratch/{owner}/{p}.symlink"), target.as_bytes())?
-                }
-            }
-        }
-    }
-    Ok(())
+    archive.write_scratch(&t.scratch)
 }
 
 /// Convenience for callers that only need the forfeit kinds.

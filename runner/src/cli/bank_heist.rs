@@ -1,0 +1,78 @@
+//! `koth bank-heist`: T Bank Heist tournaments of every bot, credits summed.
+
+use super::common::{self, TournamentArgs};
+use anyhow::{bail, Context};
+use clap::Args;
+use koth::games::bank_heist::format::{self, BankHeistOptions, Manifest};
+use koth::games::Player;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Args)]
+pub(crate) struct BankHeistArgs {
+    /// Bot modules (.wasm); each bot's name is its file stem. At least one.
+    #[arg(required = true, value_name = "BOT.wasm")]
+    bots: Vec<PathBuf>,
+    /// Tournaments; each bot's score is its credits summed over them. They run in parallel.
+    #[arg(long, default_value_t = 1)]
+    tournaments: u32,
+    /// Games per tournament [default: drawn per tournament from 1000..=1100].
+    #[arg(long)]
+    games: Option<u32>,
+    #[command(flatten)]
+    common: TournamentArgs,
+}
+
+pub(crate) fn run(args: BankHeistArgs) -> anyhow::Result<ExitCode> {
+    if args.tournaments == 0 {
+        bail!("--tournaments must be at least 1");
+    }
+    if args.games == Some(0) {
+        bail!("--games must be at least 1");
+    }
+    let setup = args.common.setup()?;
+    let bots = common::load_bots(&setup.sandbox, &args.bots)?;
+    let opts = BankHeistOptions {
+        tournaments: args.tournaments,
+        games: args.games,
+        seed: args.common.seed,
+        limits: setup.limits,
+    };
+    let out = args.common.out(&format!("bank-heist-seed{}", opts.seed));
+    let archive = common::archive(&out)?;
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let games: u64 = format::plan(&opts).iter().map(|p| p.games as u64).sum();
+    eprintln!(
+        "Bank Heist: {} bots, {} tournament(s), {} games in all, 500 rabble, seed {}, {} worker(s)",
+        bots.len(),
+        opts.tournaments,
+        games,
+        opts.seed,
+        setup.jobs
+    );
+    let bar = common::progress_bar(opts.tournaments as usize, "tournaments");
+    let started = Instant::now();
+    let result = format::run(&players, &opts, setup.jobs, &|done, _| {
+        bar.set_position(done as u64)
+    });
+    let elapsed = started.elapsed();
+    bar.finish_and_clear();
+    let manifest = Manifest {
+        game: "bank-heist".into(),
+        koth_version: env!("CARGO_PKG_VERSION").into(),
+        bots: common::manifest_bots(&bots, &args.bots),
+        options: opts,
+        engine: setup.sandbox.settings().clone(),
+    };
+    format::write_archive(&result, &manifest, &archive)
+        .with_context(|| format!("writing the archive in {}", out.display()))?;
+    Ok(common::report(
+        &result.leaderboard,
+        &result.summaries,
+        "tournaments",
+        result.invocations(),
+        elapsed,
+        &out,
+    ))
+}

@@ -1,0 +1,533 @@
+//! One Bank Heist tournament through the sandbox: every decision is an invocation with the
+//! spec's 31 arguments, no directory at all, and the answer read from stdout.
+//!
+//! A failure never stops the tournament: in round 1 it counts as a bet of 0, in round 2 as
+//! "keep the bet", and it is logged with its outcome. Only a host fault (the wall-clock
+//! backstop, which fuel should make impossible) stops it, and the tournament is then void.
+
+use super::rules::{parse_bet, Answer, Args, Event, Person, Response, Round, Tournament};
+use crate::games::{stderr_tail, Player};
+use crate::sandbox::{Invocation, Limits, Outcome};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// Bytes of stderr kept per failed invocation in the structured log.
+const STDERR_TAIL: usize = 512;
+
+/// A decimal as the spec settles it: plain, at most 6 digits after the point, no exponent,
+/// trailing zeros dropped but one digit kept after the point (`0.54`, `1.95`, `240.0`).
+pub fn decimal(x: f64) -> String {
+    if !x.is_finite() {
+        // Not reachable from the rules; a bot must never see `NaN` or `inf`.
+        return "0.0".into();
+    }
+    let mut s = format!("{x:.6}");
+    while s.ends_with('0') && !s.ends_with(".0") {
+        s.pop();
+    }
+    if s == "-0.0" {
+        s = "0.0".into();
+    }
+    s
+}
+
+/// The 31 arguments after the bot's name, exactly as the spec lists them.
+pub fn argv(a: &Args) -> Vec<String> {
+    let mut v = vec![
+        a.game.to_string(),
+        a.round.number().to_string(),
+        a.players.to_string(),
+        a.decided.to_string(),
+        a.heisters.to_string(),
+        a.total_bet.to_string(),
+        a.confirmed.to_string(),
+        a.bank.to_string(),
+        a.credits.to_string(),
+        a.bet.to_string(),
+        a.paycheck.to_string(),
+        u8::from(a.employed).to_string(),
+        a.rank.to_string(),
+        decimal(a.mean),
+        decimal(a.mad),
+        a.max.to_string(),
+    ];
+    v.extend(a.balance.iter().map(u64::to_string));
+    v.extend(a.probability.iter().map(|&p| decimal(p)));
+    v.extend(a.odds.iter().map(|&o| decimal(o)));
+    v
+}
+
+/// What identifies one tournament and seeds it.
+#[derive(Debug, Clone, Copy)]
+pub struct TournamentSetup {
+    /// Its index in the run.
+    pub index: u32,
+    /// Games G.
+    pub games: u32,
+    /// Seed of the rules' generator (rabble, orders, dice).
+    pub rules_seed: u64,
+    /// The run's seed, for the bots' `random_get` streams.
+    pub root_seed: u64,
+    /// Limits of every invocation.
+    pub limits: Limits,
+}
+
+/// Why a decision fell back to the default.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "detail")]
+pub enum Failure {
+    /// The invocation did not end `ok`.
+    Crash(Outcome),
+    /// Round 1: the output is not an integer.
+    NotABet(String),
+}
+
+impl Failure {
+    /// A short stable name of the kind, for the leaderboard's counts.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Failure::Crash(Outcome::Exit(_)) => "exit",
+            Failure::Crash(Outcome::Trap(_)) => "trap",
+            Failure::Crash(Outcome::OutOfFuel) => "fuel",
+            Failure::Crash(Outcome::OutOfMemory) => "memory",
+            Failure::Crash(Outcome::OutputLimit) => "output",
+            Failure::Crash(_) => "limit",
+            Failure::NotABet(_) => "not a bet",
+        }
+    }
+}
+
+/// One invocation, as the structured log records it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InvocationRecord {
+    /// Tournament index.
+    pub tournament: u32,
+    /// Game number.
+    pub game: u32,
+    /// Round (1 or 2).
+    pub round: u8,
+    /// Bot name.
+    pub bot: String,
+    /// The 31 arguments, space-separated.
+    pub args: String,
+    /// How the invocation ended.
+    pub outcome: Outcome,
+    /// What it printed on stdout (lossy UTF-8).
+    pub stdout: String,
+    /// The decision taken: `bet N` or the answer.
+    pub decision: String,
+    /// Why the default was taken, if it was.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub failure: Option<Failure>,
+    /// Fuel used.
+    pub fuel_used: u64,
+    /// The end of its stderr, for failed invocations.
+    #[serde(skip_serializing_if = "String::is_empty", default)]
+    pub stderr_tail: String,
+}
+
+/// A bot's state at the end of a tournament, beside its credits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FinalState {
+    /// Credits (the score).
+    pub credits: u64,
+    /// Account balances at banks 0–4 (not counted in the score).
+    pub balance: [u64; 5],
+    /// Paycheck.
+    pub paycheck: u64,
+    /// Employed at the end.
+    pub employed: bool,
+    /// Guards it pays.
+    pub guards: usize,
+    /// Victory probabilities at banks 0–4.
+    pub probability: [f64; 5],
+    /// Odds at banks 0–4.
+    pub odds: [f64; 5],
+}
+
+impl From<&Person> for FinalState {
+    fn from(p: &Person) -> Self {
+        FinalState {
+            credits: p.credits,
+            balance: p.balance,
+            paycheck: p.paycheck(),
+            employed: p.employed,
+            guards: p.guards(),
+            probability: p.probability,
+            odds: p.odds,
+        }
+    }
+}
+
+/// Everything about one played tournament.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TournamentRecord {
+    /// Its index in the run.
+    pub index: u32,
+    /// Games G.
+    pub games: u32,
+    /// Bot names, in seat order.
+    pub names: Vec<String>,
+    /// Each bot's state at the end.
+    pub bots: Vec<FinalState>,
+    /// Fuel used by each bot.
+    pub fuel: Vec<u64>,
+    /// Invocations of each bot.
+    pub invocations: Vec<u64>,
+    /// Failures of each bot, by kind.
+    pub failures: Vec<BTreeMap<String, u64>>,
+    /// `Some(reason)` if a host fault stopped the tournament.
+    pub void: Option<String>,
+    /// Every invocation.
+    pub log: Vec<InvocationRecord>,
+    /// The seed's human log.
+    pub human_log: String,
+}
+
+/// Play one tournament between `players` (every bot in every game).
+pub fn play(setup: &TournamentSetup, players: &[&dyn Player]) -> TournamentRecord {
+    let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
+    let n = players.len();
+    let mut t = Tournament::new(n, setup.games, setup.rules_seed);
+    let mut rec = TournamentRecord {
+        index: setup.index,
+        games: setup.games,
+        names: names.clone(),
+        bots: Vec::new(),
+        fuel: vec![0; n],
+        invocations: vec![0; n],
+        failures: vec![BTreeMap::new(); n],
+        void: None,
+        log: Vec::new(),
+        human_log: String::new(),
+    };
+    let mut human = HumanLog::new(&names);
+    let mut count: u64 = 0;
+    while let Some(ask) = t.pending() {
+        human.events(&t.take_events());
+        let args = argv(&ask.args);
+        let round = ask.args.round;
+        let inv = Invocation {
+            args: args.iter().map(|a| a.as_bytes().to_vec()).collect(),
+            stdin: Vec::new(),
+            seed: crate::seed::derive(
+                setup.root_seed,
+                "bank-heist/invocation",
+                &[
+                    setup.index as u64,
+                    ask.args.game as u64,
+                    round.number() as u64,
+                    ask.bot as u64,
+                ],
+            ),
+            // Each invocation starts a virtual second after the previous one.
+            clock_start_ns: count.saturating_mul(1_000_000_000),
+            limits: setup.limits,
+        };
+        count += 1;
+        // No directory at all: the rules forbid files.
+        let report = players[ask.bot].invoke(&inv, None);
+        rec.fuel[ask.bot] += report.fuel_used;
+        rec.invocations[ask.bot] += 1;
+        let stdout = String::from_utf8_lossy(&report.stdout).into_owned();
+        if let Outcome::HostFault(why) = &report.outcome {
+            let reason = format!(
+                "{} (game {}, round {}): {why}",
+                names[ask.bot],
+                ask.args.game,
+                round.number()
+            );
+            let _ = writeln!(
+                human.out,
+                "host fault: {reason}; the tournament is void and counts for nobody"
+            );
+            rec.void = Some(reason);
+            rec.log.push(InvocationRecord {
+                tournament: setup.index,
+                game: ask.args.game,
+                round: round.number(),
+                bot: names[ask.bot].clone(),
+                args: args.join(" "),
+                outcome: report.outcome.clone(),
+                stdout,
+                decision: "none".into(),
+                failure: None,
+                fuel_used: report.fuel_used,
+                stderr_tail: stderr_tail(&report.stderr, STDERR_TAIL),
+            });
+            break;
+        }
+        let failure = if report.outcome.is_ok() {
+            None
+        } else {
+            Some(Failure::Crash(report.outcome.clone()))
+        };
+        let (response, failure) = match (round, failure) {
+            (Round::One, Some(f)) => (Response::Bet(0), Some(f)),
+            (Round::Two, Some(f)) => (Response::Answer(Answer::Keep), Some(f)),
+            (Round::One, None) => {
+                let text = stdout.trim();
+                if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+                    (Response::Bet(parse_bet(text, ask.args.credits)), None)
+                } else {
+                    let shown: String = text.chars().take(80).collect();
+                    (Response::Bet(0), Some(Failure::NotABet(shown)))
+                }
+            }
+            (Round::Two, None) => (Response::Answer(Answer::parse(&stdout)), None),
+        };
+        let decision = match response {
+            Response::Bet(b) => format!("bet {b}"),
+            Response::Answer(a) => a.as_str().to_string(),
+        };
+        if let Some(f) = &failure {
+            *rec.failures[ask.bot]
+                .entry(f.kind().to_string())
+                .or_default() += 1;
+            human.failure(&names[ask.bot], f, &decision);
+        }
+        rec.log.push(InvocationRecord {
+            tournament: setup.index,
+            game: ask.args.game,
+            round: round.number(),
+            bot: names[ask.bot].clone(),
+            args: args.join(" "),
+            outcome: report.outcome.clone(),
+            stdout,
+            decision,
+            stderr_tail: if failure.is_some() {
+                stderr_tail(&report.stderr, STDERR_TAIL)
+            } else {
+                String::new()
+            },
+            failure,
+            fuel_used: report.fuel_used,
+        });
+        t.respond(response);
+    }
+    human.events(&t.take_events());
+    rec.bots = t.bots().iter().map(FinalState::from).collect();
+    rec.human_log = human.out;
+    rec
+}
+
+/// The seed's human log format, from the rules' events.
+struct HumanLog<'a> {
+    names: &'a [String],
+    out: String,
+}
+
+impl<'a> HumanLog<'a> {
+    fn new(names: &'a [String]) -> Self {
+        HumanLog {
+            names,
+            out: String::new(),
+        }
+    }
+
+    fn name(&self, bot: usize) -> &str {
+        self.names.get(bot).map_or("?", String::as_str)
+    }
+
+    fn failure(&mut self, bot: &str, f: &Failure, decision: &str) {
+        let why = match f {
+            Failure::Crash(o) => format!("the invocation ended with {o}"),
+            Failure::NotABet(text) => format!("printed {text:?}, not an integer"),
+        };
+        let _ = writeln!(self.out, "({bot}: {why}; counted as {decision})");
+    }
+
+    fn events(&mut self, events: &[Event]) {
+        for e in events {
+            let line = match e {
+                Event::GameStart { game, players } => {
+                    format!("#####GAME {game}: {players} players######\n\nRound 1:")
+                }
+                Event::Bet { bot, amount } => format!("{} bet {amount}.", self.name(*bot)),
+                Event::RoundTwo { .. } => "\nRound 2".to_string(),
+                Event::Decided { bot, answer } => {
+                    format!("{} decided to {}.", self.name(*bot), answer.as_str())
+                }
+                Event::Results => "\nResults".to_string(),
+                Event::Heist { bot, gain: None } => format!("{} failed. :(", self.name(*bot)),
+                Event::Heist { bot, gain: Some(g) } => {
+                    format!("{} was successful, and may gain ¥{g}", self.name(*bot))
+                }
+                Event::Standings { credits } => {
+                    let mut order: Vec<usize> = (0..credits.len()).collect();
+                    order.sort_by(|&a, &b| {
+                        credits[b]
+                            .cmp(&credits[a])
+                            .then_with(|| self.name(a).cmp(self.name(b)))
+                    });
+                    let mut s = String::from("\nResults:");
+                    for (rank, &b) in order.iter().enumerate() {
+                        let _ = write!(s, "\n{rank}. {}: {}", self.name(b), credits[b]);
+                    }
+                    s.push('\n');
+                    s
+                }
+            };
+            let _ = writeln!(self.out, "{line}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::{Report, Vfs};
+
+    #[test]
+    fn decimals_are_plain_with_at_most_six_digits() {
+        assert_eq!(decimal(0.54), "0.54");
+        assert_eq!(decimal(1.95), "1.95");
+        assert_eq!(decimal(1234.5), "1234.5");
+        assert_eq!(decimal(240.0), "240.0");
+        assert_eq!(decimal(0.0), "0.0");
+        assert_eq!(decimal(1.0 / 3.0), "0.333333");
+        assert_eq!(decimal(0.324 * 0.95), "0.3078");
+        assert_eq!(decimal(1e-9), "0.0");
+        assert_eq!(decimal(12_345_678_901.25), "12345678901.25");
+        assert_eq!(decimal(f64::NAN), "0.0");
+    }
+
+    #[test]
+    fn the_arguments_are_the_spec_s_31_in_order() {
+        let mut t = Tournament::with_rabble(2, 5, 1, 0);
+        let ask = t.pending().unwrap();
+        let v = argv(&ask.args);
+        assert_eq!(v.len(), 31);
+        assert_eq!(
+            v,
+            [
+                "0", "1", "2", "0", "0", "0", "0", "0", "240", "0", "240", "1", "1", "240.0",
+                "0.0", "240", "0", "0", "0", "0", "0", "0.54", "0.488", "0.425", "0.387", "0.324",
+                "0.8", "1.1", "1.3", "1.65", "1.95"
+            ]
+        );
+    }
+
+    /// A scripted player: answers from a function of argv; `Err` outcomes stand for crashes.
+    struct Scripted<F>(&'static str, F);
+
+    impl<F: Fn(&[String]) -> Result<String, Outcome> + Sync> Player for Scripted<F> {
+        fn name(&self) -> &str {
+            self.0
+        }
+
+        fn invoke(&self, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
+            assert!(dir.is_none(), "a Bank Heist bot gets no directory");
+            let args: Vec<String> = inv
+                .args
+                .iter()
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect();
+            let (outcome, stdout) = match (self.1)(&args) {
+                Ok(s) => (Outcome::Ok, s.into_bytes()),
+                Err(o) => (o, b"1000".to_vec()),
+            };
+            Report {
+                outcome,
+                fuel_used: 7,
+                stdout,
+                stderr: b"oops".to_vec(),
+                stderr_dropped: 0,
+            }
+        }
+    }
+
+    fn setup(games: u32) -> TournamentSetup {
+        TournamentSetup {
+            index: 0,
+            games,
+            rules_seed: 3,
+            root_seed: 1,
+            limits: Limits::default(),
+        }
+    }
+
+    #[test]
+    fn failures_cost_a_zero_bet_or_keep_and_are_logged() {
+        let lurker = Scripted("lurker", |_: &[String]| Ok("0\n".to_string()));
+        let crasher = Scripted("crasher", |_: &[String]| Err(Outcome::OutOfFuel));
+        let babbler = Scripted("babbler", |a: &[String]| {
+            Ok(if a[1] == "1" {
+                "lots".into()
+            } else {
+                "all in".into()
+            })
+        });
+        let players: Vec<&dyn Player> = vec![&lurker, &crasher, &babbler];
+        let rec = play(&setup(20), &players);
+        assert_eq!(rec.void, None);
+        // Nobody ever bets, so everyone ends with 240 * (G + 1).
+        assert!(rec.bots.iter().all(|b| b.credits == 240 * 21));
+        assert_eq!(rec.invocations, vec![20, 20, 20]);
+        assert_eq!(rec.fuel, vec![140, 140, 140]);
+        assert_eq!(rec.failures[1].get("fuel"), Some(&20));
+        assert_eq!(rec.failures[2].get("not a bet"), Some(&20));
+        assert!(rec.failures[0].is_empty());
+        let crash = rec.log.iter().find(|l| l.bot == "crasher").unwrap();
+        assert_eq!(crash.decision, "bet 0");
+        assert_eq!(crash.stderr_tail, "oops");
+        assert!(rec
+            .human_log
+            .contains("(crasher: the invocation ended with out of fuel; counted as bet 0)"));
+        assert!(rec.human_log.contains("#####GAME 19: "));
+        assert!(rec
+            .human_log
+            .contains("\nResults:\n0. babbler: 5040\n1. crasher: 5040\n2. lurker: 5040\n"));
+    }
+
+    #[test]
+    fn round_two_reads_the_answer_and_a_crash_keeps_the_bet() {
+        let bettor = Scripted("bettor", |a: &[String]| {
+            Ok(if a[1] == "1" {
+                "100".into()
+            } else {
+                " back out \n".into()
+            })
+        });
+        let keeper = Scripted("keeper", |a: &[String]| {
+            if a[1] == "1" {
+                Ok("100".into())
+            } else {
+                Err(Outcome::Exit(3))
+            }
+        });
+        let players: Vec<&dyn Player> = vec![&bettor, &keeper];
+        let rec = play(&setup(3), &players);
+        let answers: Vec<&str> = rec
+            .log
+            .iter()
+            .filter(|l| l.round == 2)
+            .map(|l| l.decision.as_str())
+            .collect();
+        assert_eq!(answers.iter().filter(|a| **a == "back out").count(), 3);
+        assert_eq!(answers.iter().filter(|a| **a == "!guncheck").count(), 3);
+        assert_eq!(rec.failures[1].get("exit"), Some(&3));
+        assert!(rec.human_log.contains("bettor decided to back out."));
+        assert!(rec.human_log.contains("keeper decided to !guncheck."));
+    }
+
+    #[test]
+    fn a_host_fault_voids_the_tournament_loudly() {
+        let faulty = Scripted("faulty", |a: &[String]| {
+            if a[0] == "2" {
+                Err(Outcome::HostFault("backstop".into()))
+            } else {
+                Ok("0".into())
+            }
+        });
+        let players: Vec<&dyn Player> = vec![&faulty];
+        let rec = play(&setup(10), &players);
+        assert_eq!(
+            rec.void.as_deref(),
+            Some("faulty (game 2, round 1): backstop")
+        );
+        assert_eq!(rec.invocations, vec![3]);
+        assert!(rec.human_log.contains("the tournament is void"));
+    }
+}

@@ -1,0 +1,250 @@
+//! A Bank Heist run: T independent tournaments of every bot, played in parallel (each is one
+//! match of the shared tournament layer), their credits summed.
+
+use super::driver::{play, TournamentRecord, TournamentSetup};
+use super::rules::Tournament;
+use crate::games::Player;
+use crate::sandbox::Limits;
+use crate::tournament::archive::{Archive, ArchiveError};
+use crate::tournament::leaderboard::{Columns, Leaderboard};
+use crate::tournament::results::{standings, write_common, Results};
+use crate::tournament::{self, MatchFormat, MatchSummary};
+use serde::{Deserialize, Serialize};
+
+/// Options of a Bank Heist run. Everything here is recorded in the manifest.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BankHeistOptions {
+    /// Tournaments in the run; credits are summed over them.
+    pub tournaments: u32,
+    /// Games per tournament; `None` draws each tournament's G from 1000..=1100.
+    pub games: Option<u32>,
+    /// The run's seed: every tournament's rabble, dice and the bots' random streams derive
+    /// from it.
+    pub seed: u64,
+    /// Limits of every invocation.
+    pub limits: Limits,
+}
+
+impl Default for BankHeistOptions {
+    fn default() -> Self {
+        BankHeistOptions {
+            tournaments: 1,
+            games: None,
+            seed: 1,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// One tournament of the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plan {
+    /// Index in the run.
+    pub index: u32,
+    /// Games G.
+    pub games: u32,
+    /// Seed of its rules' generator.
+    pub rules_seed: u64,
+}
+
+/// The tournaments a run plays, each with its G and seed derived from the run's seed.
+pub fn plan(opts: &BankHeistOptions) -> Vec<Plan> {
+    (0..opts.tournaments)
+        .map(|t| Plan {
+            index: t,
+            games: opts.games.unwrap_or_else(|| {
+                Tournament::draw_games(crate::seed::derive_u64(
+                    opts.seed,
+                    "bank-heist/games",
+                    &[t as u64],
+                ))
+            }),
+            rules_seed: crate::seed::derive_u64(opts.seed, "bank-heist/tournament", &[t as u64]),
+        })
+        .collect()
+}
+
+struct FreeForAll<'a> {
+    players: &'a [&'a dyn Player],
+    opts: &'a BankHeistOptions,
+    plans: Vec<Plan>,
+}
+
+impl MatchFormat for FreeForAll<'_> {
+    type Match = Plan;
+    type Record = TournamentRecord;
+
+    fn matches(&self) -> &[Plan] {
+        &self.plans
+    }
+
+    fn play(&self, _i: usize, p: &Plan) -> TournamentRecord {
+        let setup = TournamentSetup {
+            index: p.index,
+            games: p.games,
+            rules_seed: p.rules_seed,
+            root_seed: self.opts.seed,
+            limits: self.opts.limits,
+        };
+        play(&setup, self.players)
+    }
+
+    fn summarize(&self, _i: usize, p: &Plan, r: &TournamentRecord) -> MatchSummary {
+        let scores: Vec<u64> = r.bots.iter().map(|b| b.credits).collect();
+        let best = scores.iter().copied().max().unwrap_or(0);
+        MatchSummary {
+            label: format!("tournament {} ({} games)", p.index, p.games),
+            participants: (0..self.players.len()).collect(),
+            winners: if r.void.is_some() {
+                Vec::new()
+            } else {
+                (0..scores.len()).filter(|&b| scores[b] == best).collect()
+            },
+            scores,
+            void: r.void.clone(),
+            fuel: r.fuel.clone(),
+            invocations: r.invocations.clone(),
+            forfeits: r
+                .failures
+                .iter()
+                .enumerate()
+                .flat_map(|(b, kinds)| kinds.iter().map(move |(k, &n)| (b, k.clone(), n)))
+                .collect(),
+        }
+    }
+}
+
+/// A finished run.
+pub struct BankHeistRun {
+    /// The tournaments, in order.
+    pub records: Vec<TournamentRecord>,
+    /// Each tournament in the shared results schema.
+    pub summaries: Vec<MatchSummary>,
+    /// Credits summed over the tournaments, with their spread; failures by kind.
+    pub leaderboard: Leaderboard,
+    /// The bots' names, in the order given.
+    pub names: Vec<String>,
+}
+
+impl BankHeistRun {
+    /// Total invocations.
+    pub fn invocations(&self) -> u64 {
+        self.records.iter().flat_map(|r| &r.invocations).sum()
+    }
+
+    /// Tournaments the host could not complete.
+    pub fn void_tournaments(&self) -> usize {
+        self.records.iter().filter(|r| r.void.is_some()).count()
+    }
+}
+
+/// Play the run with `workers` threads. `progress(done, total)` is called after each
+/// tournament.
+pub fn run(
+    players: &[&dyn Player],
+    opts: &BankHeistOptions,
+    workers: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> BankHeistRun {
+    let format = FreeForAll {
+        players,
+        opts,
+        plans: plan(opts),
+    };
+    let (records, summaries) = tournament::run(&format, workers, progress);
+    let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
+    let leaderboard = standings(&names, &summaries, Columns::credits());
+    BankHeistRun {
+        records,
+        summaries,
+        leaderboard,
+        names,
+    }
+}
+
+/// The manifest of a Bank Heist run.
+pub type Manifest = crate::tournament::Manifest<BankHeistOptions>;
+
+#[derive(Serialize)]
+struct Detail<'a> {
+    /// Each bot's credits per tournament and in total (void tournaments excluded).
+    credits: Vec<BotCredits<'a>>,
+    tournaments: Vec<TournamentDetail<'a>>,
+}
+
+#[derive(Serialize)]
+struct BotCredits<'a> {
+    bot: &'a str,
+    per_tournament: Vec<u64>,
+    total: u64,
+}
+
+#[derive(Serialize)]
+struct TournamentDetail<'a> {
+    index: u32,
+    games: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    void: Option<&'a str>,
+    bots: Vec<(&'a str, &'a super::driver::FinalState)>,
+}
+
+/// Write the archive: manifest, results, leaderboard, the structured log
+/// (`invocations.jsonl`) and one human log per tournament (`logs/tournament-N.log`).
+pub fn write_archive(
+    r: &BankHeistRun,
+    manifest: &Manifest,
+    archive: &Archive,
+) -> Result<(), ArchiveError> {
+    let credits = r
+        .names
+        .iter()
+        .enumerate()
+        .map(|(b, name)| {
+            let per_tournament: Vec<u64> = r
+                .records
+                .iter()
+                .map(|t| t.bots.get(b).map_or(0, |s| s.credits))
+                .collect();
+            let total = r
+                .records
+                .iter()
+                .filter(|t| t.void.is_none())
+                .map(|t| t.bots.get(b).map_or(0, |s| s.credits))
+                .sum();
+            BotCredits {
+                bot: name,
+                per_tournament,
+                total,
+            }
+        })
+        .collect();
+    let tournaments = r
+        .records
+        .iter()
+        .map(|t| TournamentDetail {
+            index: t.index,
+            games: t.games,
+            void: t.void.as_deref(),
+            bots: t.names.iter().map(String::as_str).zip(&t.bots).collect(),
+        })
+        .collect();
+    let results = Results::new(
+        "bank-heist",
+        &r.names,
+        &r.leaderboard,
+        &r.summaries,
+        Detail {
+            credits,
+            tournaments,
+        },
+    );
+    write_common(archive, manifest, &r.leaderboard, &results)?;
+    archive.write_jsonl("invocations.jsonl", r.records.iter().flat_map(|t| &t.log))?;
+    for t in &r.records {
+        archive.write(
+            &format!("logs/tournament-{}.log", t.index),
+            t.human_log.as_bytes(),
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,286 @@
+//! The results every game reports in one schema: the manifest (what was run), per-match
+//! summaries, the leaderboard, and `results.json`, which a later tool reads without knowing
+//! the game (the game's own detail goes beside it, under `detail`).
+
+use super::archive::{Archive, ArchiveError};
+use super::leaderboard::{Columns, Leaderboard, Row, Spread};
+use serde::{Deserialize, Serialize};
+
+/// The version of `results.json`'s layout. Bump it when the layout changes.
+pub const RESULTS_SCHEMA: &str = "koth-results/1";
+
+/// A bot as the manifest records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotEntry {
+    /// Its name.
+    pub name: String,
+    /// Its module's file name.
+    pub file: String,
+    /// SHA-256 of the module.
+    pub sha256: String,
+}
+
+/// The manifest: enough to re-run the tournament and check the result.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Manifest<O> {
+    /// The game.
+    pub game: String,
+    /// koth's version.
+    pub koth_version: String,
+    /// The bots, in the order given (which fixes the schedule).
+    pub bots: Vec<BotEntry>,
+    /// The game's tournament options (seed, limits, ...).
+    pub options: O,
+    /// Engine settings.
+    pub engine: crate::sandbox::EngineSettings,
+}
+
+/// One match, as every game sums it up. Bots are indices into the run's bot list.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MatchSummary {
+    /// A name for the match (a game's file name, `tournament 3`...).
+    pub label: String,
+    /// The bots taking part (one per seat or team; a bot may appear once per side).
+    pub participants: Vec<usize>,
+    /// Each participant's score in this match.
+    pub scores: Vec<u64>,
+    /// Positions (in `participants`) of the winners; empty for a draw.
+    pub winners: Vec<usize>,
+    /// `Some(reason)` if the host could not complete the match: it counts for nobody.
+    pub void: Option<String>,
+    /// Fuel used by each participant.
+    pub fuel: Vec<u64>,
+    /// Invocations of each participant.
+    pub invocations: Vec<u64>,
+    /// Forfeits or failures: (participant position, kind, count).
+    pub forfeits: Vec<(usize, String, u64)>,
+}
+
+/// The standings over `summaries` for bots named `names`: scores, games, wins, draws,
+/// forfeits, fuel and invocations summed; void matches count for nobody but their fuel.
+/// With `columns.spread`, each bot's per-match score mean and standard deviation too.
+pub fn standings(names: &[String], summaries: &[MatchSummary], columns: Columns) -> Leaderboard {
+    let mut rows: Vec<Row> = names
+        .iter()
+        .map(|n| Row {
+            bot: n.clone(),
+            ..Row::default()
+        })
+        .collect();
+    let mut per_match: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
+    for m in summaries {
+        for (pos, &bot) in m.participants.iter().enumerate() {
+            let row = &mut rows[bot];
+            row.fuel += m.fuel.get(pos).copied().unwrap_or(0);
+            row.invocations += m.invocations.get(pos).copied().unwrap_or(0);
+        }
+        if m.void.is_some() {
+            continue;
+        }
+        // A bot playing both sides of a match (Euchre's copy partner) counts it once.
+        let mut seen = vec![false; names.len()];
+        for (pos, &bot) in m.participants.iter().enumerate() {
+            let score = m.scores.get(pos).copied().unwrap_or(0);
+            if !std::mem::replace(&mut seen[bot], true) {
+                rows[bot].score += score;
+                rows[bot].games += 1;
+                per_match[bot].push(score as f64);
+                if m.winners.is_empty() {
+                    rows[bot].draws += 1;
+                }
+            }
+        }
+        let mut won = vec![false; names.len()];
+        for &w in &m.winners {
+            if let Some(&bot) = m.participants.get(w) {
+                if !std::mem::replace(&mut won[bot], true) {
+                    rows[bot].wins += 1;
+                }
+            }
+        }
+        for (pos, kind, count) in &m.forfeits {
+            if let Some(&bot) = m.participants.get(*pos) {
+                *rows[bot].forfeits.entry(kind.clone()).or_default() += count;
+            }
+        }
+    }
+    if columns.spread {
+        for (row, scores) in rows.iter_mut().zip(&per_match) {
+            row.spread = Spread::of(scores);
+        }
+    }
+    Leaderboard::new(rows, columns)
+}
+
+/// One match in `results.json`, with bots by name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchEntry {
+    /// Index in the run.
+    pub index: usize,
+    /// The match's name.
+    pub label: String,
+    /// Participants' names.
+    pub participants: Vec<String>,
+    /// Their scores.
+    pub scores: Vec<u64>,
+    /// The winners' names (empty: a draw).
+    pub winners: Vec<String>,
+    /// Why the match is void, if it is.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub void: Option<String>,
+}
+
+/// `results.json`: the game-agnostic part, then the game's own `detail`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Results<D> {
+    /// [`RESULTS_SCHEMA`].
+    pub schema: String,
+    /// The game.
+    pub game: String,
+    /// The leaderboard rows, best first.
+    pub bots: Vec<Row>,
+    /// The matches the host could not complete (each can be re-played from the manifest).
+    pub void_matches: Vec<usize>,
+    /// Every match.
+    pub matches: Vec<MatchEntry>,
+    /// What only this game reports.
+    pub detail: D,
+}
+
+impl<D> Results<D> {
+    /// Build the results from the summaries.
+    pub fn new(
+        game: &str,
+        names: &[String],
+        leaderboard: &Leaderboard,
+        summaries: &[MatchSummary],
+        detail: D,
+    ) -> Results<D> {
+        let name = |b: usize| names.get(b).cloned().unwrap_or_default();
+        Results {
+            schema: RESULTS_SCHEMA.to_string(),
+            game: game.to_string(),
+            bots: leaderboard.rows.clone(),
+            void_matches: summaries
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.void.is_some())
+                .map(|(i, _)| i)
+                .collect(),
+            matches: summaries
+                .iter()
+                .enumerate()
+                .map(|(i, m)| MatchEntry {
+                    index: i,
+                    label: m.label.clone(),
+                    participants: m.participants.iter().map(|&b| name(b)).collect(),
+                    scores: m.scores.clone(),
+                    winners: m
+                        .winners
+                        .iter()
+                        .filter_map(|&w| m.participants.get(w))
+                        .map(|&b| name(b))
+                        .collect(),
+                    void: m.void.clone(),
+                })
+                .collect(),
+            detail,
+        }
+    }
+}
+
+/// Write what every archive holds: `manifest.json`, `leaderboard.txt` and `results.json`.
+pub fn write_common<O: Serialize, D: Serialize>(
+    archive: &Archive,
+    manifest: &Manifest<O>,
+    leaderboard: &Leaderboard,
+    results: &Results<D>,
+) -> Result<(), ArchiveError> {
+    archive.write_json("manifest.json", manifest)?;
+    archive.write("leaderboard.txt", leaderboard.render().as_bytes())?;
+    archive.write_json("results.json", results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names() -> Vec<String> {
+        ["a", "b", "c"].map(String::from).to_vec()
+    }
+
+    fn duel(a: usize, b: usize, winner: Option<usize>) -> MatchSummary {
+        MatchSummary {
+            label: format!("{a}-{b}"),
+            participants: vec![a, b],
+            scores: match winner {
+                Some(0) => vec![1, 0],
+                Some(_) => vec![0, 1],
+                None => vec![0, 0],
+            },
+            winners: winner.into_iter().collect(),
+            void: None,
+            fuel: vec![10, 20],
+            invocations: vec![1, 2],
+            forfeits: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn standings_sum_scores_wins_draws_and_skip_void_matches() {
+        let mut void = duel(0, 2, Some(0));
+        void.void = Some("backstop".into());
+        let mut forfeit = duel(1, 2, Some(0));
+        forfeit.forfeits = vec![(1, "trap".into(), 1)];
+        let summaries = vec![duel(0, 1, Some(0)), duel(0, 2, None), forfeit, void];
+        let lb = standings(&names(), &summaries, Columns::wins());
+        let row = |n: &str| lb.rows.iter().find(|r| r.bot == n).unwrap();
+        assert_eq!(lb.rows[0].bot, "a");
+        assert_eq!(
+            (
+                row("a").score,
+                row("a").games,
+                row("a").wins,
+                row("a").draws
+            ),
+            (1, 2, 1, 1)
+        );
+        assert_eq!((row("b").score, row("b").games, row("b").wins), (1, 2, 1));
+        assert_eq!((row("c").games, row("c").draws), (2, 1));
+        assert_eq!(row("c").forfeits.get("trap"), Some(&1));
+        // Void matches still cost fuel.
+        assert_eq!(row("a").fuel, 30);
+        assert_eq!(row("c").fuel, 60);
+        let r = Results::new("duel", &names(), &lb, &summaries, ());
+        assert_eq!(r.void_matches, vec![3]);
+        assert_eq!(r.matches[0].winners, vec!["a".to_string()]);
+        assert_eq!(r.matches[1].winners, Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_bot_on_both_sides_plays_the_match_once() {
+        let m = MatchSummary {
+            participants: vec![0, 0, 1, 1],
+            scores: vec![10, 10, 4, 4],
+            winners: vec![0, 1],
+            ..MatchSummary::default()
+        };
+        let lb = standings(&names(), &[m], Columns::points());
+        let a = lb.rows.iter().find(|r| r.bot == "a").unwrap();
+        assert_eq!((a.games, a.wins, a.score), (1, 1, 10));
+    }
+
+    #[test]
+    fn the_spread_is_the_per_match_mean_and_deviation() {
+        let m = |s: u64| MatchSummary {
+            participants: vec![0],
+            scores: vec![s],
+            winners: vec![0],
+            ..MatchSummary::default()
+        };
+        let lb = standings(&names()[..1], &[m(100), m(200), m(300)], Columns::credits());
+        let s = lb.rows[0].spread.unwrap();
+        assert!((s.mean - 200.0).abs() < 1e-9);
+        assert!((s.sd - 100.0).abs() < 1e-9);
+    }
+}
