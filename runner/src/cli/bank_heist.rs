@@ -31,7 +31,7 @@ pub(crate) fn run(args: BankHeistArgs) -> anyhow::Result<ExitCode> {
     if args.games == Some(0) {
         bail!("--games must be at least 1");
     }
-    let setup = args.common.setup()?;
+    let setup = args.common.setup(args.bots.len())?;
     let bots = common::load_bots(&setup.sandbox, &args.bots)?;
     let opts = BankHeistOptions {
         tournaments: args.tournaments,

@@ -23,6 +23,8 @@ enum BenchWhat {
     Invoke(InvokeBench),
     /// A whole Coup tournament: koth vs the same bots as native processes, one per move.
     Coup(CoupBench),
+    /// One whole Bank Heist tournament: koth vs the same bots as native processes.
+    BankHeist(super::bench_bank_heist::BankHeistBench),
 }
 
 #[derive(Args)]
@@ -68,6 +70,7 @@ pub(crate) fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     match args.what {
         BenchWhat::Invoke(a) => invoke_bench(a),
         BenchWhat::Coup(a) => coup_bench(a),
+        BenchWhat::BankHeist(a) => super::bench_bank_heist::run(a),
     }
 }
 
@@ -249,7 +252,9 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let sandbox = a.engine.sandbox(jobs, Limits::default().memory_bytes)?;
+    let sandbox = a
+        .engine
+        .sandbox_for_bots(jobs, a.bots.len(), Limits::default().memory_bytes)?;
     let t = Instant::now();
     let bots = a
         .bots
@@ -320,7 +325,7 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn native_exe(dir: &Path, stem: &str) -> anyhow::Result<PathBuf> {
+pub(crate) fn native_exe(dir: &Path, stem: &str) -> anyhow::Result<PathBuf> {
     let p = dir.join(stem);
     if p.is_file() {
         return Ok(std::fs::canonicalize(p)?);

@@ -48,8 +48,8 @@ pub(crate) struct Setup {
 }
 
 impl TournamentArgs {
-    /// Check the options and build the sandbox.
-    pub(crate) fn setup(&self) -> anyhow::Result<Setup> {
+    /// Check the options and build the sandbox for a run of `bots` bots.
+    pub(crate) fn setup(&self, bots: usize) -> anyhow::Result<Setup> {
         if self.memory == 0 || self.memory > 4096 {
             bail!("--memory {} is out of range (1..=4096 MiB)", self.memory);
         }
@@ -65,7 +65,7 @@ impl TournamentArgs {
             bail!("--jobs must be at least 1");
         }
         let memory_bytes = self.memory << 20;
-        let sandbox = self.engine.sandbox(jobs, memory_bytes)?;
+        let sandbox = self.engine.sandbox_for_bots(jobs, bots, memory_bytes)?;
         Ok(Setup {
             jobs,
             limits: Limits {

@@ -35,7 +35,7 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
     if args.bots.len() < 2 {
         bail!("a tournament needs at least two bots");
     }
-    let setup = args.common.setup()?;
+    let setup = args.common.setup(args.bots.len())?;
     let bots = common::load_bots(&setup.sandbox, &args.bots)?;
     let opts = CoupOptions {
         rounds: args.rounds,

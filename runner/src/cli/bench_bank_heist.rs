@@ -1,0 +1,146 @@
+//! `koth bench bank-heist`: one whole Bank Heist tournament through koth, then the same
+//! tournament (same seed, rabble and dice) with the bots as native processes, one per
+//! decision, as the original controller ran them.
+
+use super::EngineArgs;
+use anyhow::bail;
+use clap::Args;
+use koth::games::bank_heist::format::{self, BankHeistOptions};
+use koth::games::Player;
+use koth::sandbox::{Invocation, Limits, Outcome, Report, Vfs};
+use std::path::PathBuf;
+use std::process::{Command, ExitCode, Stdio};
+use std::time::Instant;
+
+#[derive(Args)]
+pub(crate) struct BankHeistBench {
+    /// The bots as wasm; the native build of each must be in --native-dir under the same stem.
+    #[arg(required = true, value_name = "BOT.wasm")]
+    bots: Vec<PathBuf>,
+    /// Folder of the native builds.
+    #[arg(long, value_name = "DIR")]
+    native_dir: PathBuf,
+    /// Games in the tournament.
+    #[arg(long, default_value_t = 1100)]
+    games: u32,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Skip the native run (it takes a minute or more).
+    #[arg(long)]
+    skip_native: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// A bot as a native program started once per decision with the same arguments, no folder.
+struct NativeArgvPlayer {
+    name: String,
+    exe: PathBuf,
+}
+
+impl Player for NativeArgvPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn invoke(&self, inv: &Invocation, _dir: Option<&mut Vfs>) -> Report {
+        let out = Command::new(&self.exe)
+            .args(
+                inv.args
+                    .iter()
+                    .map(|a| String::from_utf8_lossy(a).into_owned()),
+            )
+            .stdin(Stdio::null())
+            .output();
+        let (outcome, stdout, stderr) = match out {
+            Ok(o) if o.status.success() => (Outcome::Ok, o.stdout, o.stderr),
+            Ok(o) => (
+                Outcome::Exit(o.status.code().unwrap_or(1) as u32),
+                o.stdout,
+                o.stderr,
+            ),
+            Err(e) => (
+                Outcome::HostFault(format!("cannot spawn: {e}")),
+                Vec::new(),
+                Vec::new(),
+            ),
+        };
+        Report {
+            outcome,
+            fuel_used: 0,
+            stdout,
+            stderr,
+            stderr_dropped: 0,
+        }
+    }
+}
+
+pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    // One tournament is one sequence of decisions: one worker is all it can use.
+    let sandbox = a
+        .engine
+        .sandbox_for_bots(1, a.bots.len(), Limits::default().memory_bytes)?;
+    let t = Instant::now();
+    let bots = super::common::load_bots(&sandbox, &a.bots)?;
+    println!(
+        "loaded {} bots in {:.2} s (compiled or from the cache)",
+        bots.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let opts = BankHeistOptions {
+        tournaments: 1,
+        games: Some(a.games),
+        seed: a.seed,
+        limits: Limits::default(),
+    };
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let t = Instant::now();
+    let koth_run = format::run(&players, &opts, 1, &|_, _| {});
+    let koth_secs = t.elapsed().as_secs_f64();
+    let inv = koth_run.invocations();
+    println!(
+        "koth:   1 tournament of {} games, {} invocations in {:.2} s wall ({:.0} invocations/s, {:.1} µs each)",
+        a.games,
+        inv,
+        koth_secs,
+        inv as f64 / koth_secs,
+        koth_secs * 1e6 / inv as f64
+    );
+    if a.skip_native {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let natives = a
+        .bots
+        .iter()
+        .map(|p| {
+            let stem = p
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let exe = super::bench::native_exe(&a.native_dir, &stem)?;
+            Ok(NativeArgvPlayer { name: stem, exe })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let nplayers: Vec<&dyn Player> = natives.iter().map(|b| b as &dyn Player).collect();
+    let t = Instant::now();
+    let native_run = format::run(&nplayers, &opts, 1, &|_, _| {});
+    let native_secs = t.elapsed().as_secs_f64();
+    let ninv = native_run.invocations();
+    println!(
+        "native: 1 tournament of {} games, {} invocations in {:.2} s wall ({:.0} invocations/s, process per decision, same driver)",
+        a.games,
+        ninv,
+        native_secs,
+        ninv as f64 / native_secs
+    );
+    println!(
+        "ratio: koth is {:.1}x faster per invocation, {:.1}x in wall time",
+        (native_secs / ninv as f64) / (koth_secs / inv as f64),
+        native_secs / koth_secs
+    );
+    Ok(ExitCode::SUCCESS)
+}
