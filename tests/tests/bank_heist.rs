@@ -1,0 +1,218 @@
+//! Bank Heist with real wasm bots: the thirteen example bots play whole tournaments without a
+//! failure, misbehaving bots cost only themselves, and a run's archive is byte-identical
+//! whatever the number of workers.
+
+use koth::games::bank_heist::format::{self, BankHeistOptions, Manifest};
+use koth::games::Player;
+use koth::sandbox::{Bot, Limits, Sandbox, SandboxOptions};
+use koth::tournament::archive::Archive;
+use koth::tournament::BotEntry;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The seed's twelve bots, ported, and ours.
+const BOTS: [&str; 13] = [
+    "lurker",
+    "passive_panga",
+    "kaylorr_criterion",
+    "gun_heck",
+    "monis_addiction",
+    "heckusumer",
+    "oc_random_tpyos",
+    "hard_hat_umar",
+    "limeade_sneaktar",
+    "snitcher_king",
+    "rays_five01k",
+    "lonely_john",
+    "heist_master",
+];
+
+fn sandbox() -> Sandbox {
+    Sandbox::new(SandboxOptions::default()).expect("sandbox")
+}
+
+fn load_all(sb: &Sandbox) -> Vec<Bot> {
+    BOTS.iter()
+        .map(|n| sb.load_file(&koth_tests::wasm(n), None).expect(n))
+        .collect()
+}
+
+fn read_tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(root).unwrap().display().to_string();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn archive_of(
+    bots: &[Bot],
+    opts: &BankHeistOptions,
+    jobs: usize,
+    sb: &Sandbox,
+) -> BTreeMap<String, Vec<u8>> {
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let run = format::run(&players, opts, jobs, &|_, _| {});
+    assert_eq!(run.void_tournaments(), 0);
+    let manifest = Manifest {
+        game: "bank-heist".into(),
+        koth_version: "test".into(),
+        bots: bots
+            .iter()
+            .map(|b| BotEntry {
+                name: b.name().into(),
+                file: format!("{}.wasm", b.name()),
+                sha256: b.sha256_hex(),
+            })
+            .collect(),
+        options: opts.clone(),
+        engine: sb.settings().clone(),
+    };
+    let dir = std::env::temp_dir().join(format!(
+        "koth-bank-heist-test-{}-{jobs}-{}",
+        std::process::id(),
+        opts.seed
+    ));
+    let archive = Archive::create(&dir).unwrap();
+    format::write_archive(&run, &manifest, &archive).unwrap();
+    let tree = read_tree(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    tree
+}
+
+#[test]
+fn archives_are_identical_for_any_worker_count() {
+    let sb = sandbox();
+    let bots = load_all(&sb);
+    let opts = BankHeistOptions {
+        tournaments: 3,
+        games: Some(40),
+        seed: 11,
+        limits: Limits::default(),
+    };
+    let one = archive_of(&bots, &opts, 1, &sb);
+    let two = archive_of(&bots, &opts, 2, &sb);
+    assert_eq!(
+        one.keys().collect::<Vec<_>>(),
+        [
+            "invocations.jsonl",
+            "leaderboard.txt",
+            "logs/tournament-0.log",
+            "logs/tournament-1.log",
+            "logs/tournament-2.log",
+            "manifest.json",
+            "results.json"
+        ]
+    );
+    for (k, v) in &one {
+        assert!(v == &two[k], "{k} differs between --jobs 1 and --jobs 2");
+    }
+    let results: serde_json::Value = serde_json::from_slice(&one["results.json"]).unwrap();
+    assert_eq!(results["schema"], "koth-results/1");
+    assert_eq!(results["game"], "bank-heist");
+    assert_eq!(results["matches"].as_array().unwrap().len(), 3);
+    assert_eq!(results["bots"].as_array().unwrap().len(), 13);
+    // Each bot's total is the sum of its credits per tournament.
+    for c in results["detail"]["credits"].as_array().unwrap() {
+        let per: u64 = c["per_tournament"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .sum();
+        assert_eq!(c["total"].as_u64().unwrap(), per);
+        let row = results["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["bot"] == c["bot"])
+            .unwrap();
+        assert_eq!(row["score"].as_u64().unwrap(), per);
+    }
+    let log = String::from_utf8(one["logs/tournament-0.log"].clone()).unwrap();
+    assert!(log.starts_with("#####GAME 0: "));
+    assert!(log.contains("\nRound 1:\n") && log.contains("\nResults:\n0. "));
+    // Another seed, another run.
+    let other = archive_of(&bots, &BankHeistOptions { seed: 12, ..opts }, 2, &sb);
+    assert_ne!(one["results.json"], other["results.json"]);
+}
+
+#[test]
+fn the_example_bots_play_a_whole_tournament_without_a_failure() {
+    let sb = sandbox();
+    let bots = load_all(&sb);
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let opts = BankHeistOptions {
+        tournaments: 1,
+        games: Some(300),
+        seed: 3,
+        limits: Limits::default(),
+    };
+    let run = format::run(&players, &opts, 2, &|_, _| {});
+    let rec = &run.records[0];
+    assert_eq!(rec.void, None);
+    for (name, failures) in rec.names.iter().zip(&rec.failures) {
+        assert!(failures.is_empty(), "{name} failed: {failures:?}");
+    }
+    // The sanity figure: Lurker never bets.
+    assert_eq!(rec.bots[0].credits, 240 * 301);
+    // Every bot decided in round 1 of every game.
+    assert!(rec.invocations.iter().all(|&n| n >= 300));
+}
+
+/// A bot that loops forever: with a small fuel budget every decision runs out of fuel.
+const SPINNER: &str = r#"(module
+  (memory (export "memory") 1)
+  (func (export "_start") (loop (br 0))))"#;
+
+#[test]
+fn misbehaving_bots_cost_themselves_only() {
+    let sb = sandbox();
+    let spinner = sb
+        .load_bytes("spinner", &wat::parse_str(SPINNER).unwrap())
+        .unwrap();
+    // A Coup bot: with Bank Heist's arguments and no directory it exits with an error.
+    let confused = sb
+        .load_file(&koth_tests::wasm("first_legal"), Some("confused"))
+        .unwrap();
+    let lurker = sb.load_file(&koth_tests::wasm("lurker"), None).unwrap();
+    let players: Vec<&dyn Player> = vec![&lurker, &spinner, &confused];
+    let opts = BankHeistOptions {
+        tournaments: 2,
+        games: Some(25),
+        seed: 5,
+        limits: Limits {
+            fuel: 2_000_000,
+            ..Limits::default()
+        },
+    };
+    let run = format::run(&players, &opts, 2, &|_, _| {});
+    assert_eq!(run.void_tournaments(), 0);
+    for rec in &run.records {
+        // Each failed decision counts as a bet of 0: everyone lives on its paycheck.
+        assert!(rec.bots.iter().all(|b| b.credits == 240 * 26));
+        assert_eq!(rec.failures[1].get("fuel"), Some(&25));
+        assert_eq!(rec.failures[2].values().sum::<u64>(), 25);
+        assert!(rec.failures[0].is_empty());
+        assert!(rec
+            .human_log
+            .contains("(spinner: the invocation ended with out of fuel; counted as bet 0)"));
+    }
+    let forfeits = &run
+        .leaderboard
+        .rows
+        .iter()
+        .find(|r| r.bot == "spinner")
+        .unwrap()
+        .forfeits;
+    assert_eq!(forfeits.get("fuel"), Some(&50));
+}
