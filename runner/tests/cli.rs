@@ -153,3 +153,36 @@ fn invoke_prints_the_outcome_stdout_and_the_directory() {
         text(&missing)
     );
 }
+
+#[test]
+fn bank_heist_runs_and_names_bad_options() {
+    let d = Dir::new("bank-heist");
+    // It prints `hello`, which is no bet: every decision falls back to a bet of 0.
+    let bot = d.wat("hello.wasm", HELLO);
+    let out = d.0.join("archive");
+    let o = koth(&[&"bank-heist", &bot, &"--games", &"5", &"--out", &out]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("credits") && t.contains("mean ± sd"), "{t}");
+    assert!(t.contains("hello") && t.contains("not a bet: 5"), "{t}");
+    // 240 to start, 240 a game.
+    assert!(t.contains("1440"), "{t}");
+    for f in [
+        "manifest.json",
+        "results.json",
+        "leaderboard.txt",
+        "invocations.jsonl",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    assert!(out.join("logs/tournament-0.log").is_file());
+    let o = koth(&[&"bank-heist", &bot, &"--tournaments", &"0"]);
+    assert!(text(&o).contains("--tournaments"), "{}", text(&o));
+    let o = koth(&[&"bank-heist", &bot, &"--games", &"0"]);
+    assert!(text(&o).contains("--games"), "{}", text(&o));
+    let broken = d.file("broken.wasm", b"\0asm");
+    let o = koth(&[&"bank-heist", &bot, &broken, &"--out", &d.0.join("none")]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("bot `broken`"), "{}", text(&o));
+    assert!(!d.0.join("none").exists());
+}
