@@ -258,25 +258,7 @@ pub fn play(setup: &TournamentSetup, players: &[&dyn Player]) -> TournamentRecor
             });
             break;
         }
-        let failure = if report.outcome.is_ok() {
-            None
-        } else {
-            Some(Failure::Crash(report.outcome.clone()))
-        };
-        let (response, failure) = match (round, failure) {
-            (Round::One, Some(f)) => (Response::Bet(0), Some(f)),
-            (Round::Two, Some(f)) => (Response::Answer(Answer::Keep), Some(f)),
-            (Round::One, None) => {
-                let text = stdout.trim();
-                if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
-                    (Response::Bet(parse_bet(text, ask.args.credits)), None)
-                } else {
-                    let shown: String = text.chars().take(80).collect();
-                    (Response::Bet(0), Some(Failure::NotABet(shown)))
-                }
-            }
-            (Round::Two, None) => (Response::Answer(Answer::parse(&stdout)), None),
-        };
+        let (response, failure) = decide(round, &report.outcome, &stdout, ask.args.credits);
         let decision = match response {
             Response::Bet(b) => format!("bet {b}"),
             Response::Answer(a) => a.as_str().to_string(),
@@ -310,6 +292,35 @@ pub fn play(setup: &TournamentSetup, players: &[&dyn Player]) -> TournamentRecor
     rec.bots = t.bots().iter().map(FinalState::from).collect();
     rec.human_log = human.out;
     rec
+}
+
+/// The decision a bot's invocation comes to: its answer, or the default (bet 0, keep the bet)
+/// with the reason. `stdout` is whatever the bot printed, as lossy UTF-8.
+pub fn decide(
+    round: Round,
+    outcome: &Outcome,
+    stdout: &str,
+    credits: u64,
+) -> (Response, Option<Failure>) {
+    if !outcome.is_ok() {
+        let default = match round {
+            Round::One => Response::Bet(0),
+            Round::Two => Response::Answer(Answer::Keep),
+        };
+        return (default, Some(Failure::Crash(outcome.clone())));
+    }
+    match round {
+        Round::One => {
+            let text = stdout.trim();
+            if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+                (Response::Bet(parse_bet(text, credits)), None)
+            } else {
+                let shown: String = text.chars().take(80).collect();
+                (Response::Bet(0), Some(Failure::NotABet(shown)))
+            }
+        }
+        Round::Two => (Response::Answer(Answer::parse(stdout)), None),
+    }
 }
 
 /// The seed's human log format, from the rules' events.
@@ -391,6 +402,52 @@ mod tests {
         assert_eq!(decimal(1e-9), "0.0");
         assert_eq!(decimal(12_345_678_901.25), "12345678901.25");
         assert_eq!(decimal(f64::NAN), "0.0");
+    }
+
+    /// Bot output is arbitrary bytes: it always comes to a bet within the credits or an
+    /// answer, never a panic, and only exact protocol text counts as a named answer.
+    #[test]
+    fn arbitrary_output_always_comes_to_a_decision() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        for _ in 0..20_000 {
+            let len = rng.random_range(0..24);
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    if rng.random_bool(0.5) {
+                        let alphabet = b"0123456789 \n-+.ealuoi";
+                        alphabet[rng.random_range(0..alphabet.len())]
+                    } else {
+                        rng.random()
+                    }
+                })
+                .collect();
+            let text = String::from_utf8_lossy(&bytes);
+            let credits = rng.random_range(0..1_000_000);
+            match decide(Round::One, &Outcome::Ok, &text, credits) {
+                (Response::Bet(b), None) => {
+                    assert!(b <= credits);
+                    assert!(text.trim().bytes().all(|c| c.is_ascii_digit()));
+                }
+                (Response::Bet(0), Some(Failure::NotABet(_))) => {}
+                other => panic!("{text:?} -> {other:?}"),
+            }
+            match decide(Round::Two, &Outcome::Ok, &text, credits) {
+                (Response::Answer(Answer::Keep), None) => {}
+                (Response::Answer(a), None) => assert_eq!(a.as_str(), text.trim()),
+                other => panic!("{text:?} -> {other:?}"),
+            }
+        }
+        assert_eq!(
+            decide(
+                Round::Two,
+                &Outcome::Trap(crate::sandbox::TrapKind::Unreachable),
+                "all in",
+                5
+            )
+            .0,
+            Response::Answer(Answer::Keep)
+        );
     }
 
     #[test]

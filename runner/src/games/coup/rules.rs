@@ -2249,4 +2249,55 @@ mod tests {
         }
         assert!(histories.len() > 90, "seeds should give different games");
     }
+
+    /// Bot output is arbitrary bytes: whatever a bot appends or prints, at any position,
+    /// `apply` answers with a foul or accepts exactly a legal action, and never panics.
+    #[test]
+    fn arbitrary_output_never_panics_and_only_legal_actions_pass() {
+        const ALPHABET: &[u8] = b"IFCEASTdacsqp~^*!$_'<=0\n \r\0\xff";
+        let mut chooser = rng(77);
+        let garbage = |chooser: &mut ChaCha8Rng| -> String {
+            let len = chooser.random_range(0..6);
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    if chooser.random_bool(0.8) {
+                        ALPHABET[chooser.random_range(0..ALPHABET.len())]
+                    } else {
+                        chooser.random()
+                    }
+                })
+                .collect();
+            String::from_utf8_lossy(&bytes).into_owned()
+        };
+        for seed in 0..200 {
+            let mut g = Game::new(rng(seed));
+            for _ in 0..60 {
+                if g.is_over() {
+                    break;
+                }
+                let p = g.prompt();
+                for _ in 0..20 {
+                    let appended = if chooser.random_bool(0.3) {
+                        format!("{}{}", p.legal[0], garbage(&mut chooser))
+                    } else {
+                        garbage(&mut chooser)
+                    };
+                    let stdout = garbage(&mut chooser);
+                    let mut probe = g.clone();
+                    if probe.apply(&appended, &stdout).is_ok() {
+                        assert!(p.legal.contains(&appended), "accepted {appended:?}");
+                    }
+                }
+                let action = choose(&p.legal, false, &mut chooser);
+                let keep: String = if p.exchange {
+                    p.cards.chars().take(g.cards(p.seat).len()).collect()
+                } else {
+                    String::new()
+                };
+                if g.apply(&action, &keep).is_err() {
+                    break;
+                }
+            }
+        }
+    }
 }
