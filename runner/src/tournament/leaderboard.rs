@@ -32,6 +32,10 @@ impl Spread {
     }
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// One bot's line.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
@@ -51,6 +55,12 @@ pub struct Row {
     pub fuel: u64,
     /// Invocations over the whole run.
     pub invocations: u64,
+    /// Points made over the run, for games that count points (Euchre).
+    #[serde(skip_serializing_if = "is_zero", default)]
+    pub points_for: u64,
+    /// Points the opponents made against it.
+    #[serde(skip_serializing_if = "is_zero", default)]
+    pub points_against: u64,
     /// The score's mean and spread per match, for games that report it.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub spread: Option<Spread>,
@@ -76,6 +86,8 @@ pub struct Columns {
     pub matches: &'static str,
     /// Show the per-match mean ± standard deviation.
     pub spread: bool,
+    /// Show points for and against.
+    pub points: bool,
 }
 
 impl Columns {
@@ -85,6 +97,7 @@ impl Columns {
             score: None,
             matches: "games",
             spread: false,
+            points: false,
         }
     }
 
@@ -94,15 +107,17 @@ impl Columns {
             score: Some("credits"),
             matches: "tourn.",
             spread: true,
+            points: false,
         }
     }
 
-    /// Score = points, per game (Euchre).
+    /// Score = games won, with points for and against (Euchre).
     pub fn points() -> Columns {
         Columns {
-            score: Some("points"),
+            score: None,
             matches: "games",
             spread: false,
+            points: true,
         }
     }
 }
@@ -160,6 +175,9 @@ impl Leaderboard {
         if c.spread {
             let _ = write!(out, "  {:>spread_width$}", "mean ± sd");
         }
+        if c.points {
+            let _ = write!(out, "  {:>8}  {:>8}", "pts for", "against");
+        }
         let _ = writeln!(
             out,
             "  {:>6}  {:>6}  {:>7}  {:>12}  {:>10}  forfeits",
@@ -184,6 +202,9 @@ impl Leaderboard {
                 let cell = spread_cell(r);
                 let pad = spread_width.saturating_sub(cell.chars().count());
                 let _ = write!(out, "  {}{cell}", " ".repeat(pad));
+            }
+            if c.points {
+                let _ = write!(out, "  {:>8}  {:>8}", r.points_for, r.points_against);
             }
             let _ = writeln!(
                 out,

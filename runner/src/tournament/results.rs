@@ -54,6 +54,9 @@ pub struct MatchSummary {
     pub invocations: Vec<u64>,
     /// Forfeits or failures: (participant position, kind, count).
     pub forfeits: Vec<(usize, String, u64)>,
+    /// Points each participant made in the match, for games that count points beside wins
+    /// (Euchre); empty otherwise. A participant's points against are the others' points.
+    pub points: Vec<u64>,
 }
 
 /// The standings over `summaries` for bots named `names`: scores, games, wins, draws,
@@ -95,6 +98,17 @@ pub fn standings(names: &[String], summaries: &[MatchSummary], columns: Columns)
             if let Some(&bot) = m.participants.get(w) {
                 if !std::mem::replace(&mut won[bot], true) {
                     rows[bot].wins += 1;
+                }
+            }
+        }
+        if !m.points.is_empty() {
+            let total: u64 = m.points.iter().sum();
+            let mut counted = vec![false; names.len()];
+            for (pos, &bot) in m.participants.iter().enumerate() {
+                let p = m.points.get(pos).copied().unwrap_or(0);
+                if !std::mem::replace(&mut counted[bot], true) {
+                    rows[bot].points_for += p;
+                    rows[bot].points_against += total - p;
                 }
             }
         }
@@ -223,6 +237,7 @@ mod tests {
             fuel: vec![10, 20],
             invocations: vec![1, 2],
             forfeits: Vec::new(),
+            points: Vec::new(),
         }
     }
 
@@ -268,6 +283,27 @@ mod tests {
         let lb = standings(&names(), &[m], Columns::points());
         let a = lb.rows.iter().find(|r| r.bot == "a").unwrap();
         assert_eq!((a.games, a.wins, a.score), (1, 1, 10));
+    }
+
+    #[test]
+    fn points_for_and_against_add_up() {
+        let m = |a: usize, b: usize, pa: u64, pb: u64| MatchSummary {
+            participants: vec![a, b],
+            scores: vec![u64::from(pa > pb), u64::from(pb > pa)],
+            winners: vec![if pa > pb { 0 } else { 1 }],
+            points: vec![pa, pb],
+            ..MatchSummary::default()
+        };
+        let lb = standings(
+            &names(),
+            &[m(0, 1, 10, 4), m(1, 2, 10, 9), m(0, 2, 3, 10)],
+            Columns::points(),
+        );
+        let row = |n: &str| lb.rows.iter().find(|r| r.bot == n).unwrap().clone();
+        assert_eq!((row("a").points_for, row("a").points_against), (13, 14));
+        assert_eq!((row("b").points_for, row("b").points_against), (14, 19));
+        assert_eq!((row("c").points_for, row("c").points_against), (19, 13));
+        assert_eq!((row("a").wins, row("b").wins, row("c").wins), (1, 1, 1));
     }
 
     #[test]

@@ -110,6 +110,7 @@ impl MatchFormat for FreeForAll<'_> {
                 .enumerate()
                 .flat_map(|(b, kinds)| kinds.iter().map(move |(k, &n)| (b, k.clone(), n)))
                 .collect(),
+            points: Vec::new(),
         }
     }
 }

@@ -207,6 +207,7 @@ impl MatchFormat for RoundRobin<'_> {
             fuel: r.fuel.to_vec(),
             invocations: r.invocations.map(u64::from).to_vec(),
             forfeits: Vec::new(),
+            points: Vec::new(),
         };
         match &r.result {
             GameResult::Void { reason } => m.void = Some(reason.clone()),
