@@ -6,6 +6,7 @@
 //! players and no wasm at all.
 
 pub mod coup;
+pub mod euchre;
 
 use crate::sandbox::{Bot, Invocation, Report, Vfs};
 
