@@ -123,11 +123,58 @@
 //! assert_eq!(Bank::for_heist(90, 500_000), Bank::FederalReserve);
 //! ```
 //!
+//! # Euchre in one paragraph
+//!
+//! Each decision is one invocation with the input on stdin, one item a line: the hand
+//! (`js,ah,qc,ts,jc`, in the order dealt), the team's points, the team's tricks this hand,
+//! the phase (`ordering`, `naming`, `discard`, `alone`, `turn`, `trick`), then the phase's
+//! lines (the turned card, earlier answers, trump, the cards of the trick so far with `p`
+//! for a player sitting out). The bot prints its answer (`o`/`p`, a suit, a card, `y`/`n`);
+//! after every trick all four get a `trick` report and print nothing. A bot may keep one
+//! file of at most 1 KiB between invocations. [`euchre::Input`] parses the input into a
+//! typed [`euchre::Phase`]; [`euchre::Card`] knows bowers and effective suits,
+//! [`euchre::Input::legal_plays`] the cards that follow suit, and [`euchre::Memory`] keeps
+//! memory within the quota (a full quota is reported, never fatal). [`euchre::run`] and
+//! [`euchre::run_with_memory`] do the plumbing:
+//!
+//! ```no_run
+//! use koth_guest::euchre::{run, Answer, Input, Phase};
+//!
+//! /// Orders up with two trumps or more and plays the first legal card.
+//! fn decide(input: &Input) -> Answer {
+//!     match &input.phase {
+//!         Phase::Ordering { turned, .. } => {
+//!             let trumps = input.hand.iter().filter(|c| c.is_trump(turned.suit)).count();
+//!             if trumps >= 2 { Answer::OrderUp } else { Answer::Pass }
+//!         }
+//!         _ => input.default_answer(),
+//!     }
+//! }
+//!
+//! fn main() {
+//!     run(decide);
+//! }
+//! ```
+//!
+//! Natively, the same function takes a parsed input:
+//!
+//! ```
+//! use koth_guest::euchre::{Card, Input, Phase, Suit};
+//!
+//! let input = Input::parse("jd,ah,qc,ts,9h\n2\n0\nturn\nh\ntd,kd\n").unwrap();
+//! assert_eq!(input.trump(), Some(Suit::Hearts));
+//! // Diamonds led, but the jack of diamonds is the left bower, a heart: void in diamonds.
+//! assert_eq!(input.legal_plays().len(), 5);
+//! assert!(Card::parse("jd").unwrap().is_left_bower(Suit::Hearts));
+//! assert!(matches!(input.phase, Phase::Turn { .. }));
+//! ```
+//!
 //! For randomness use [`Rng`]: seeded from the platform (under koth, deterministic per
 //! tournament seed), no dependencies.
 
 pub mod bank_heist;
 pub mod coup;
+pub mod euchre;
 mod rng;
 
 pub use rng::Rng;

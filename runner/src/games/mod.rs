@@ -7,6 +7,7 @@
 
 pub mod bank_heist;
 pub mod coup;
+pub mod euchre;
 
 use crate::sandbox::{Bot, Invocation, Report, Vfs};
 
