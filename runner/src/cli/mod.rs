@@ -6,6 +6,7 @@ mod bench_bank_heist;
 mod check;
 mod common;
 mod coup;
+mod euchre;
 mod invoke;
 
 use clap::{Args, Parser, Subcommand};
@@ -31,6 +32,8 @@ enum Command {
     Coup(coup::CoupArgs),
     /// Run Bank Heist tournaments (every bot in every game, with 500 rabble).
     BankHeist(bank_heist::BankHeistArgs),
+    /// Run a Euchre tournament (every pair of bots, each partnered with a copy of itself).
+    Euchre(euchre::EuchreArgs),
     /// Measure invocation and tournament speed against native processes.
     Bench(bench::BenchArgs),
 }
@@ -96,6 +99,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Invoke(a) => invoke::run(a),
         Command::Coup(a) => coup::run(a),
         Command::BankHeist(a) => bank_heist::run(a),
+        Command::Euchre(a) => euchre::run(a),
         Command::Bench(a) => bench::run(a),
     };
     match result {

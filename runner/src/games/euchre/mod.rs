@@ -3,5 +3,11 @@
 //! - [`rules`]: the pure game as a state machine the driver steps: whose decision is due,
 //!   the exact stdin text for it, the parser for the answer, the spec's default, and the
 //!   events for the human log.
+//! - [`driver`]: plays one game through the sandbox: stdin inputs, stdout answers, defaults
+//!   for failures, a 1 KiB memory directory per seat for the whole game.
+//! - [`format`]: the pairings (copies as partners, or random partners for four bots) for the
+//!   shared tournament layer, and the archive.
 
+pub mod driver;
+pub mod format;
 pub mod rules;

@@ -1,0 +1,103 @@
+//! `koth euchre`: every bot against every other, each partnered with a copy of itself.
+
+use super::common::{self, TournamentArgs};
+use anyhow::{bail, Context};
+use clap::{Args, ValueEnum};
+use koth::games::euchre::format::{self, EuchreOptions, Manifest, Partners};
+use koth::games::Player;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Clone, Copy, ValueEnum)]
+enum PartnersArg {
+    /// Each bot partnered with a copy of itself.
+    Copies,
+    /// Exactly four bots, partners drawn at random for each game (the seed's mode).
+    Random,
+}
+
+#[derive(Args)]
+pub(crate) struct EuchreArgs {
+    /// Bot modules (.wasm); each bot's name is its file stem. At least two.
+    #[arg(required = true, value_name = "BOT.wasm")]
+    bots: Vec<PathBuf>,
+    /// Games per pair of bots (with random partners: games in all).
+    #[arg(long, default_value_t = 10)]
+    games: u32,
+    /// Points that win a game.
+    #[arg(long, default_value_t = 10)]
+    target: u32,
+    /// How teams are formed.
+    #[arg(long, value_enum, default_value = "copies")]
+    partners: PartnersArg,
+    #[command(flatten)]
+    common: TournamentArgs,
+}
+
+pub(crate) fn run(args: EuchreArgs) -> anyhow::Result<ExitCode> {
+    if args.bots.len() < 2 {
+        bail!("a Euchre tournament needs at least two bots");
+    }
+    if matches!(args.partners, PartnersArg::Random) && args.bots.len() != 4 {
+        bail!(
+            "--partners random needs exactly four bots ({} given)",
+            args.bots.len()
+        );
+    }
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if args.target == 0 {
+        bail!("--target must be at least 1");
+    }
+    let setup = args.common.setup(args.bots.len())?;
+    let bots = common::load_bots(&setup.sandbox, &args.bots)?;
+    let opts = EuchreOptions {
+        games: args.games,
+        target: args.target,
+        seed: args.common.seed,
+        partners: match args.partners {
+            PartnersArg::Copies => Partners::Copies,
+            PartnersArg::Random => Partners::Random,
+        },
+        limits: setup.limits,
+        ..EuchreOptions::default()
+    };
+    let out = args.common.out(&format!("euchre-seed{}", opts.seed));
+    let archive = common::archive(&out)?;
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let total = format::schedule(players.len(), &opts).len();
+    eprintln!(
+        "Euchre: {} bots, {} games to {}, seed {}, {} worker(s)",
+        bots.len(),
+        total,
+        opts.target,
+        opts.seed,
+        setup.jobs
+    );
+    let bar = common::progress_bar(total, "games");
+    let started = Instant::now();
+    let result = format::run(&players, &opts, setup.jobs, &|done, _| {
+        bar.set_position(done as u64)
+    });
+    let elapsed = started.elapsed();
+    bar.finish_and_clear();
+    let manifest = Manifest {
+        game: "euchre".into(),
+        koth_version: env!("CARGO_PKG_VERSION").into(),
+        bots: common::manifest_bots(&bots, &args.bots),
+        options: opts,
+        engine: setup.sandbox.settings().clone(),
+    };
+    format::write_archive(&result, &manifest, &archive)
+        .with_context(|| format!("writing the archive in {}", out.display()))?;
+    Ok(common::report(
+        &result.leaderboard,
+        &result.summaries,
+        "games",
+        result.invocations(),
+        elapsed,
+        &out,
+    ))
+}

@@ -1,0 +1,327 @@
+//! A Euchre run: every bot against every other, each partnered with a copy of itself, N games
+//! per pair with the first dealer alternating; or, for four bots, partners drawn at random
+//! for each game. A bot's score is the number of games it won.
+
+use super::driver::{play, GameRecord, GameResult, GameSetup, SEATS};
+use super::rules::{Config, DEFAULT_MAX_DEALS, DEFAULT_TARGET};
+use crate::games::Player;
+use crate::sandbox::{Limits, VfsLimits};
+use crate::tournament::archive::{Archive, ArchiveError};
+use crate::tournament::leaderboard::{Columns, Leaderboard};
+use crate::tournament::results::{standings, write_common, Results};
+use crate::tournament::{self, MatchFormat, MatchSummary};
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use serde::{Deserialize, Serialize};
+
+/// The memory file's quota: the seed allows one file of at most 1 KB.
+pub const MEMORY_BYTES: u64 = 1024;
+
+/// How teams are formed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Partners {
+    /// Each bot partnered with a copy of itself; every pair of bots meets N times.
+    #[default]
+    Copies,
+    /// Four bots, partners drawn at random for each of N games (the seed's mode).
+    Random,
+}
+
+/// Options of a Euchre run. Everything here is recorded in the manifest.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EuchreOptions {
+    /// Games per pair of bots (copies), or games in all (random partners).
+    pub games: u32,
+    /// Points that win a game.
+    pub target: u32,
+    /// The run's seed: decks, random partners and the bots' random streams derive from it.
+    pub seed: u64,
+    /// How teams are formed.
+    pub partners: Partners,
+    /// Limits of every invocation.
+    pub limits: Limits,
+    /// Quotas of each seat's directory (the memory file).
+    pub vfs: VfsLimits,
+}
+
+impl Default for EuchreOptions {
+    fn default() -> Self {
+        EuchreOptions {
+            games: 10,
+            target: DEFAULT_TARGET,
+            seed: 1,
+            partners: Partners::Copies,
+            limits: Limits::default(),
+            vfs: VfsLimits {
+                max_bytes: MEMORY_BYTES,
+                ..VfsLimits::default()
+            },
+        }
+    }
+}
+
+/// One scheduled game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Table {
+    /// Index in the run.
+    pub index: usize,
+    /// The bot in each seat (N, E, S, W): N & S against E & W.
+    pub seats: [usize; 4],
+    /// The seat dealing first.
+    pub first_dealer: usize,
+}
+
+/// The games of a run of `bots` bots.
+pub fn schedule(bots: usize, opts: &EuchreOptions) -> Vec<Table> {
+    let mut out = Vec::new();
+    match opts.partners {
+        Partners::Copies => {
+            for a in 0..bots {
+                for b in a + 1..bots {
+                    for g in 0..opts.games {
+                        out.push(Table {
+                            index: out.len(),
+                            seats: [a, b, a, b],
+                            // Alternate which team deals first.
+                            first_dealer: (g % 2) as usize,
+                        });
+                    }
+                }
+            }
+        }
+        Partners::Random => {
+            let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_u64(
+                opts.seed,
+                "euchre/partners",
+                &[],
+            ));
+            for g in 0..opts.games {
+                let mut seats: Vec<usize> = (0..bots.min(4)).collect();
+                seats.shuffle(&mut rng);
+                if let [n, e, s, w] = seats[..] {
+                    out.push(Table {
+                        index: out.len(),
+                        seats: [n, e, s, w],
+                        first_dealer: (g % 4) as usize,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The participants of a table in the shared schema: one per team with copies
+/// (`[north, east]`), one per seat in team order (`[N, S, E, W]`) with random partners.
+fn participants(t: &Table, partners: Partners) -> Vec<usize> {
+    match partners {
+        Partners::Copies => vec![t.seats[0], t.seats[1]],
+        Partners::Random => vec![t.seats[0], t.seats[2], t.seats[1], t.seats[3]],
+    }
+}
+
+struct Pairings<'a> {
+    players: &'a [&'a dyn Player],
+    opts: &'a EuchreOptions,
+    tables: Vec<Table>,
+}
+
+impl MatchFormat for Pairings<'_> {
+    type Match = Table;
+    type Record = GameRecord;
+
+    fn matches(&self) -> &[Table] {
+        &self.tables
+    }
+
+    fn play(&self, i: usize, t: &Table) -> GameRecord {
+        let setup = GameSetup {
+            index: i as u64,
+            deck_seed: crate::seed::derive_u64(self.opts.seed, "euchre/deck", &[i as u64]),
+            root_seed: self.opts.seed,
+            config: Config {
+                target: self.opts.target,
+                first_dealer: t.first_dealer,
+                max_deals: DEFAULT_MAX_DEALS,
+            },
+            limits: self.opts.limits,
+            vfs: self.opts.vfs,
+        };
+        play(&setup, t.seats.map(|b| self.players[b]))
+    }
+
+    fn summarize(&self, _i: usize, t: &Table, r: &GameRecord) -> MatchSummary {
+        let parts = participants(t, self.opts.partners);
+        // Seats of each participant, in the order of `parts`.
+        let seats_of: Vec<Vec<usize>> = match self.opts.partners {
+            Partners::Copies => vec![vec![0, 2], vec![1, 3]],
+            Partners::Random => vec![vec![0], vec![2], vec![1], vec![3]],
+        };
+        let team_of = |pos: usize| seats_of[pos][0] % 2;
+        let winners = match &r.result {
+            GameResult::Won { team } => (0..parts.len()).filter(|&p| team_of(p) == *team).collect(),
+            _ => Vec::new(),
+        };
+        MatchSummary {
+            label: format!(
+                "game {}: {} & {} against {} & {}",
+                t.index, r.seats[0], r.seats[2], r.seats[1], r.seats[3]
+            ),
+            scores: (0..parts.len())
+                .map(|p| u64::from(winners.contains(&p)))
+                .collect(),
+            points: (0..parts.len())
+                .map(|p| u64::from(r.points[team_of(p)]))
+                .collect(),
+            void: match &r.result {
+                GameResult::Void { reason } => Some(reason.clone()),
+                _ => None,
+            },
+            fuel: seats_of
+                .iter()
+                .map(|ss| ss.iter().map(|&s| r.fuel[s]).sum())
+                .collect(),
+            invocations: seats_of
+                .iter()
+                .map(|ss| ss.iter().map(|&s| u64::from(r.invocations[s])).sum())
+                .collect(),
+            forfeits: seats_of
+                .iter()
+                .enumerate()
+                .flat_map(|(p, ss)| {
+                    ss.iter().flat_map(move |&s| {
+                        r.failures[s].iter().map(move |(k, n)| (p, k.clone(), *n))
+                    })
+                })
+                .collect(),
+            winners,
+            participants: parts,
+        }
+    }
+}
+
+/// A finished run.
+pub struct EuchreRun {
+    /// The games, in order.
+    pub tables: Vec<Table>,
+    /// What happened in each.
+    pub records: Vec<GameRecord>,
+    /// Each game in the shared results schema.
+    pub summaries: Vec<MatchSummary>,
+    /// Games won, points for and against, failures by kind.
+    pub leaderboard: Leaderboard,
+    /// The bots' names, in the order given.
+    pub names: Vec<String>,
+}
+
+impl EuchreRun {
+    /// Total invocations.
+    pub fn invocations(&self) -> u64 {
+        self.records
+            .iter()
+            .flat_map(|r| r.invocations)
+            .map(u64::from)
+            .sum()
+    }
+}
+
+/// Play the run with `workers` threads. `progress(done, total)` is called after each game.
+pub fn run(
+    players: &[&dyn Player],
+    opts: &EuchreOptions,
+    workers: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> EuchreRun {
+    let format = Pairings {
+        players,
+        opts,
+        tables: schedule(players.len(), opts),
+    };
+    let (records, summaries) = tournament::run(&format, workers, progress);
+    let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
+    let leaderboard = standings(&names, &summaries, Columns::points());
+    EuchreRun {
+        tables: format.tables,
+        records,
+        summaries,
+        leaderboard,
+        names,
+    }
+}
+
+/// The manifest of a Euchre run.
+pub type Manifest = crate::tournament::Manifest<EuchreOptions>;
+
+#[derive(Serialize)]
+struct Detail<'a> {
+    games: Vec<GameDetail<'a>>,
+}
+
+#[derive(Serialize)]
+struct GameDetail<'a> {
+    index: usize,
+    seats: &'a [String; 4],
+    first_dealer: &'static str,
+    #[serde(flatten)]
+    result: &'a GameResult,
+    points: [u32; 2],
+    deals: u32,
+}
+
+#[derive(Serialize)]
+struct LogLine<'a> {
+    game: usize,
+    #[serde(flatten)]
+    invocation: &'a super::driver::InvocationRecord,
+}
+
+/// Write the archive: manifest, results, leaderboard, the structured log, a human log per
+/// game (`logs/game-N.log`) and the memory files the bots left (`scratch/game-N/<seat>/`).
+pub fn write_archive(
+    r: &EuchreRun,
+    manifest: &Manifest,
+    archive: &Archive,
+) -> Result<(), ArchiveError> {
+    let games = r
+        .tables
+        .iter()
+        .zip(&r.records)
+        .map(|(t, rec)| GameDetail {
+            index: t.index,
+            seats: &rec.seats,
+            first_dealer: SEATS[t.first_dealer],
+            result: &rec.result,
+            points: rec.points,
+            deals: rec.deals,
+        })
+        .collect();
+    let results = Results::new(
+        "euchre",
+        &r.names,
+        &r.leaderboard,
+        &r.summaries,
+        Detail { games },
+    );
+    write_common(archive, manifest, &r.leaderboard, &results)?;
+    archive.write_jsonl(
+        "invocations.jsonl",
+        r.records.iter().enumerate().flat_map(|(g, rec)| {
+            rec.log.iter().map(move |inv| LogLine {
+                game: g,
+                invocation: inv,
+            })
+        }),
+    )?;
+    let mut scratch = Vec::new();
+    for (g, rec) in r.records.iter().enumerate() {
+        let mut log = rec.human_log.join("\n");
+        log.push('\n');
+        archive.write(&format!("logs/game-{g}.log"), log.as_bytes())?;
+        for (seat, entries) in &rec.scratch {
+            scratch.push((format!("game-{g}/{}", SEATS[*seat]), entries.clone()));
+        }
+    }
+    archive.write_scratch(&scratch)
+}
