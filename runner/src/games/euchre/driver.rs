@@ -189,7 +189,8 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 4]) -> GameRecord {
             answer: String::new(),
             failure: None,
             fuel_used: report.fuel_used,
-            stderr_tail: String::new(),
+            // Kept whenever there is any: it is how a bot author sees what the bot saw.
+            stderr_tail: stderr_tail(&report.stderr, STDERR_TAIL),
         };
         n += 1;
         if let Outcome::HostFault(why) = &report.outcome {
@@ -200,7 +201,6 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 4]) -> GameRecord {
             rec.result = GameResult::Void {
                 reason: format!("{}: {why}", names[seat]),
             };
-            entry.stderr_tail = stderr_tail(&report.stderr, STDERR_TAIL);
             rec.log.push(entry);
             break;
         }
@@ -234,7 +234,6 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 4]) -> GameRecord {
                     names[seat], report.outcome
                 ));
             }
-            entry.stderr_tail = stderr_tail(&report.stderr, STDERR_TAIL);
         }
         entry.answer = response.answer.token();
         entry.failure = failure;

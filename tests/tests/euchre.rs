@@ -1,0 +1,297 @@
+//! Euchre with real wasm bots: whole tournaments in both partner modes, byte-identical
+//! archives whatever the number of workers, a bot writing past its 1 KiB memory file sees
+//! the write fail and plays on, and a bot that fails gets the spec's defaults.
+
+use koth::games::euchre::driver::{self, GameResult, GameSetup};
+use koth::games::euchre::format::{self, EuchreOptions, Manifest, Partners, MEMORY_BYTES};
+use koth::games::euchre::rules::Config;
+use koth::games::Player;
+use koth::sandbox::vfs::SnapshotEntry;
+use koth::sandbox::{Bot, Limits, Sandbox, SandboxOptions, VfsLimits};
+use koth::tournament::archive::Archive;
+use koth::tournament::BotEntry;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+const BOTS: [&str; 4] = ["random_8020", "marius", "old_stager", "card_counter"];
+
+fn sandbox() -> Sandbox {
+    Sandbox::new(SandboxOptions::default()).expect("sandbox")
+}
+
+fn load(sb: &Sandbox, names: &[&str]) -> Vec<Bot> {
+    names
+        .iter()
+        .map(|n| sb.load_file(&koth_tests::wasm(n), None).expect(n))
+        .collect()
+}
+
+fn read_tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(root).unwrap().display().to_string();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn archive_of(
+    bots: &[Bot],
+    opts: &EuchreOptions,
+    jobs: usize,
+    sb: &Sandbox,
+) -> BTreeMap<String, Vec<u8>> {
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let run = format::run(&players, opts, jobs, &|_, _| {});
+    assert!(run.summaries.iter().all(|m| m.void.is_none()));
+    let manifest = Manifest {
+        game: "euchre".into(),
+        koth_version: "test".into(),
+        bots: bots
+            .iter()
+            .map(|b| BotEntry {
+                name: b.name().into(),
+                file: format!("{}.wasm", b.name()),
+                sha256: b.sha256_hex(),
+            })
+            .collect(),
+        options: opts.clone(),
+        engine: sb.settings().clone(),
+    };
+    let dir = std::env::temp_dir().join(format!(
+        "koth-euchre-test-{}-{jobs}-{}-{:?}",
+        std::process::id(),
+        opts.seed,
+        opts.partners
+    ));
+    let archive = Archive::create(&dir).unwrap();
+    format::write_archive(&run, &manifest, &archive).unwrap();
+    let tree = read_tree(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    tree
+}
+
+#[test]
+fn archives_are_identical_for_any_worker_count_in_both_partner_modes() {
+    let sb = sandbox();
+    let bots = load(&sb, &BOTS);
+    for (partners, games, matches) in [(Partners::Copies, 2, 12), (Partners::Random, 6, 6)] {
+        let opts = EuchreOptions {
+            games,
+            target: 5,
+            seed: 21,
+            partners,
+            ..EuchreOptions::default()
+        };
+        let one = archive_of(&bots, &opts, 1, &sb);
+        let two = archive_of(&bots, &opts, 2, &sb);
+        assert_eq!(
+            one.keys().collect::<Vec<_>>(),
+            two.keys().collect::<Vec<_>>()
+        );
+        for (k, v) in &one {
+            assert!(
+                v == &two[k],
+                "{partners:?}: {k} differs between --jobs 1 and 2"
+            );
+        }
+        assert_eq!(
+            one.keys().filter(|k| k.starts_with("logs/game-")).count(),
+            matches
+        );
+        let results: serde_json::Value = serde_json::from_slice(&one["results.json"]).unwrap();
+        assert_eq!(results["game"], "euchre");
+        let entries = results["matches"].as_array().unwrap();
+        assert_eq!(entries.len(), matches);
+        let per_match = if partners == Partners::Copies { 2 } else { 4 };
+        for m in entries {
+            assert_eq!(m["participants"].as_array().unwrap().len(), per_match);
+            // Games to 5 always end with a winning team.
+            assert_eq!(m["winners"].as_array().unwrap().len(), per_match / 2);
+        }
+        // Games won and points add up across the leaderboard.
+        let rows = results["bots"].as_array().unwrap();
+        let wins: u64 = rows.iter().map(|r| r["wins"].as_u64().unwrap()).sum();
+        let expected = if partners == Partners::Copies {
+            matches
+        } else {
+            2 * matches
+        };
+        assert_eq!(wins as usize, expected);
+        let pts_for: u64 = rows
+            .iter()
+            .map(|r| r["points_for"].as_u64().unwrap_or(0))
+            .sum();
+        let pts_against: u64 = rows
+            .iter()
+            .map(|r| r["points_against"].as_u64().unwrap_or(0))
+            .sum();
+        assert_eq!(pts_for, pts_against);
+        let other = archive_of(&bots, &EuchreOptions { seed: 22, ..opts }, 2, &sb);
+        assert_ne!(one["results.json"], other["results.json"]);
+    }
+}
+
+#[test]
+fn the_example_bots_play_without_a_failure() {
+    let sb = sandbox();
+    let bots = load(&sb, &BOTS[1..]);
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let run = format::run(
+        &players,
+        &EuchreOptions {
+            games: 4,
+            ..EuchreOptions::default()
+        },
+        2,
+        &|_, _| {},
+    );
+    assert_eq!(run.records.len(), 12);
+    for r in &run.leaderboard.rows {
+        assert!(r.forfeits.is_empty(), "{}: {:?}", r.bot, r.forfeits);
+        assert_eq!(r.games, 8);
+    }
+    for rec in &run.records {
+        assert!(matches!(rec.result, GameResult::Won { .. }));
+        assert!(rec.points.iter().any(|&p| p >= 10));
+    }
+}
+
+fn one_game(players: [&dyn Player; 4], limits: Limits) -> driver::GameRecord {
+    driver::play(
+        &GameSetup {
+            index: 0,
+            deck_seed: 5,
+            root_seed: 1,
+            config: Config::default(),
+            limits,
+            vfs: VfsLimits {
+                max_bytes: MEMORY_BYTES,
+                ..VfsLimits::default()
+            },
+        },
+        players,
+    )
+}
+
+#[test]
+fn a_write_past_the_1_kib_memory_fails_and_the_game_goes_on() {
+    let sb = sandbox();
+    let hog = sb.load_file(&koth_tests::wasm("euchre_hog"), None).unwrap();
+    let marius = sb.load_file(&koth_tests::wasm("marius"), None).unwrap();
+    let rec = one_game([&hog, &marius, &hog, &marius], Limits::default());
+    assert!(
+        matches!(rec.result, GameResult::Won { .. }),
+        "{:?}",
+        rec.result
+    );
+    // The hog answered every decision itself: no failure, no default.
+    assert!(
+        rec.failures[0].is_empty() && rec.failures[2].is_empty(),
+        "{:?}",
+        rec.failures
+    );
+    let hog_logs: Vec<_> = rec.log.iter().filter(|l| l.bot == "euchre_hog").collect();
+    assert!(hog_logs.len() > 20);
+    // Every oversized write failed with ENOSPC (WASI errno 51), seen by the bot, which
+    // then answered as usual.
+    for l in &hog_logs {
+        assert!(l.failure.is_none());
+        assert!(
+            l.stderr_tail.contains("the 2000-byte write failed")
+                && l.stderr_tail.contains("Some(51)"),
+            "{}",
+            l.stderr_tail
+        );
+        assert!(!l.stderr_tail.contains("even 100 bytes failed"));
+    }
+    // Its directories hold the 100-byte file that fits, never more than the quota.
+    for seat in [0, 2] {
+        let (_, entries) = rec
+            .scratch
+            .iter()
+            .find(|(s, _)| *s == seat)
+            .expect("the hog's memory file");
+        let bytes: usize = entries
+            .iter()
+            .map(|e| match e {
+                SnapshotEntry::File(_, d) => d.len(),
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(bytes, 100);
+    }
+    assert!(!rec
+        .human_log
+        .iter()
+        .any(|l| l.contains("replaced by the default")));
+}
+
+#[test]
+fn the_hog_sees_enospc() {
+    // The stderr tail is logged only for failed invocations; ask the sandbox directly.
+    let sb = sandbox();
+    let hog = sb.load_file(&koth_tests::wasm("euchre_hog"), None).unwrap();
+    let mut dir = koth::sandbox::Vfs::new(VfsLimits {
+        max_bytes: MEMORY_BYTES,
+        ..VfsLimits::default()
+    });
+    let inv = koth::sandbox::Invocation {
+        args: Vec::new(),
+        stdin: b"9c,tc,jc,qc,kc\n0\n0\nordering\nac\n\n".to_vec(),
+        seed: [0; 32],
+        clock_start_ns: 0,
+        limits: Limits::default(),
+    };
+    let report = hog.invoke(&inv, Some(&mut dir));
+    assert!(report.outcome.is_ok(), "{:?}", report.outcome);
+    let stderr = String::from_utf8_lossy(&report.stderr);
+    assert!(stderr.contains("the 2000-byte write failed"), "{stderr}");
+    assert!(
+        stderr.contains("Some(51)"),
+        "ENOSPC is WASI errno 51: {stderr}"
+    );
+    assert_eq!(String::from_utf8_lossy(&report.stdout).trim(), "p");
+}
+
+/// A bot that loops forever: with a small fuel budget every decision runs out of fuel.
+const SPINNER: &str = r#"(module
+  (memory (export "memory") 1)
+  (func (export "_start") (loop (br 0))))"#;
+
+#[test]
+fn a_failing_bot_gets_the_defaults_and_the_game_ends() {
+    let sb = sandbox();
+    let spinner = sb
+        .load_bytes("spinner", &wat::parse_str(SPINNER).unwrap())
+        .unwrap();
+    let marius = sb.load_file(&koth_tests::wasm("marius"), None).unwrap();
+    let limits = Limits {
+        fuel: 5_000_000,
+        ..Limits::default()
+    };
+    let rec = one_game([&spinner, &marius, &spinner, &marius], limits);
+    assert_eq!(rec.result, GameResult::Won { team: 1 }, "{:?}", rec.points);
+    let fuel_failures: u64 = rec.failures[0]
+        .iter()
+        .chain(&rec.failures[2])
+        .filter(|(k, _)| k == "fuel")
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(
+        fuel_failures,
+        u64::from(rec.invocations[0] + rec.invocations[2])
+    );
+    assert!(rec
+        .human_log
+        .iter()
+        .any(|l| l.contains("spinner (N)'s ordering answer was replaced by the default p")));
+}
