@@ -54,9 +54,9 @@ pub struct MatchSummary {
     pub invocations: Vec<u64>,
     /// Forfeits or failures: (participant position, kind, count).
     pub forfeits: Vec<(usize, String, u64)>,
-    /// Points each participant made in the match, for games that count points beside wins
-    /// (Euchre); empty otherwise. A participant's points against are the others' points.
-    pub points: Vec<u64>,
+    /// Points for and against each participant in the match, for games that count points
+    /// beside wins (Euchre: its team's and the other team's); empty otherwise.
+    pub points: Vec<(u64, u64)>,
 }
 
 /// The standings over `summaries` for bots named `names`: scores, games, wins, draws,
@@ -102,13 +102,12 @@ pub fn standings(names: &[String], summaries: &[MatchSummary], columns: Columns)
             }
         }
         if !m.points.is_empty() {
-            let total: u64 = m.points.iter().sum();
             let mut counted = vec![false; names.len()];
             for (pos, &bot) in m.participants.iter().enumerate() {
-                let p = m.points.get(pos).copied().unwrap_or(0);
+                let (pf, pa) = m.points.get(pos).copied().unwrap_or((0, 0));
                 if !std::mem::replace(&mut counted[bot], true) {
-                    rows[bot].points_for += p;
-                    rows[bot].points_against += total - p;
+                    rows[bot].points_for += pf;
+                    rows[bot].points_against += pa;
                 }
             }
         }
@@ -291,7 +290,7 @@ mod tests {
             participants: vec![a, b],
             scores: vec![u64::from(pa > pb), u64::from(pb > pa)],
             winners: vec![if pa > pb { 0 } else { 1 }],
-            points: vec![pa, pb],
+            points: vec![(pa, pb), (pb, pa)],
             ..MatchSummary::default()
         };
         let lb = standings(

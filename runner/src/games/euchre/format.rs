@@ -173,7 +173,10 @@ impl MatchFormat for Pairings<'_> {
                 .map(|p| u64::from(winners.contains(&p)))
                 .collect(),
             points: (0..parts.len())
-                .map(|p| u64::from(r.points[team_of(p)]))
+                .map(|p| {
+                    let team = team_of(p);
+                    (u64::from(r.points[team]), u64::from(r.points[1 - team]))
+                })
                 .collect(),
             void: match &r.result {
                 GameResult::Void { reason } => Some(reason.clone()),
