@@ -25,6 +25,8 @@ enum BenchWhat {
     Coup(CoupBench),
     /// One whole Bank Heist tournament: koth vs the same bots as native processes.
     BankHeist(super::bench_bank_heist::BankHeistBench),
+    /// A Euchre tournament: koth vs the same bots as native processes, one per decision.
+    Euchre(super::bench_euchre::EuchreBench),
 }
 
 #[derive(Args)]
@@ -71,6 +73,7 @@ pub(crate) fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         BenchWhat::Invoke(a) => invoke_bench(a),
         BenchWhat::Coup(a) => coup_bench(a),
         BenchWhat::BankHeist(a) => super::bench_bank_heist::run(a),
+        BenchWhat::Euchre(a) => super::bench_euchre::run(a),
     }
 }
 

@@ -3,6 +3,7 @@
 mod bank_heist;
 mod bench;
 mod bench_bank_heist;
+mod bench_euchre;
 mod check;
 mod common;
 mod coup;
