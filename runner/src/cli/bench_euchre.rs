@@ -50,7 +50,6 @@ impl NativeStdinPlayer {
             .join(format!("{}-{:?}", self.name, std::thread::current().id()));
         let _ = std::fs::remove_dir_all(&folder);
         std::fs::create_dir_all(&folder).map_err(|e| e.to_string())?;
-        let mut dir = dir;
         if let Some(d) = dir.as_deref() {
             for e in d.snapshot() {
                 if let SnapshotEntry::File(p, data) = e {
@@ -69,7 +68,7 @@ impl NativeStdinPlayer {
             let _ = stdin.write_all(&inv.stdin);
         }
         let out = child.wait_with_output().map_err(|e| e.to_string())?;
-        if let Some(d) = dir.as_deref_mut() {
+        if let Some(d) = dir {
             for entry in std::fs::read_dir(&folder).map_err(|e| e.to_string())? {
                 let entry = entry.map_err(|e| e.to_string())?;
                 let data = std::fs::read(entry.path()).map_err(|e| e.to_string())?;
