@@ -186,3 +186,34 @@ fn bank_heist_runs_and_names_bad_options() {
     assert!(text(&o).contains("bot `broken`"), "{}", text(&o));
     assert!(!d.0.join("none").exists());
 }
+
+#[test]
+fn euchre_runs_and_names_bad_options() {
+    let d = Dir::new("euchre");
+    // Both print `hello`, never an answer: everyone passes, every hand is thrown in, and the
+    // game is drawn after the maximum number of deals, every default logged.
+    let a = d.wat("a.wasm", HELLO);
+    let b = d.wat("b.wasm", HELLO);
+    let out = d.0.join("archive");
+    let o = koth(&[&"euchre", &a, &b, &"--games", &"1", &"--out", &out]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("pts for") && t.contains("bad answer: "), "{t}");
+    let log = std::fs::read_to_string(out.join("logs/game-0.log")).unwrap();
+    assert!(
+        log.contains("thrown in") || log.contains("throws"),
+        "{log:.2000}"
+    );
+    assert!(
+        log.contains("drawn"),
+        "{}",
+        &log[log.len().saturating_sub(500)..]
+    );
+    let c = d.wat("c.wasm", HELLO);
+    let o = koth(&[&"euchre", &a, &b, &c, &"--partners", &"random"]);
+    assert!(text(&o).contains("exactly four bots"), "{}", text(&o));
+    let o = koth(&[&"euchre", &a, &b, &"--target", &"0"]);
+    assert!(text(&o).contains("--target"), "{}", text(&o));
+    let o = koth(&[&"euchre", &a]);
+    assert!(text(&o).contains("at least two bots"), "{}", text(&o));
+}
