@@ -69,6 +69,7 @@ pub(crate) fn run(args: BankHeistArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("writing the archive in {}", out.display()))?;
     Ok(common::report(
         &result.leaderboard,
+        &result.names,
         &result.summaries,
         "tournaments",
         result.invocations(),

@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use koth::sandbox::{Bot, Limits, Sandbox};
 use koth::tournament::archive::Archive;
 use koth::tournament::leaderboard::Leaderboard;
+use koth::tournament::results::head_to_head;
 use koth::tournament::{BotEntry, MatchSummary};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -157,6 +158,7 @@ pub(crate) fn archive(out: &Path) -> anyhow::Result<Archive> {
 /// any match is void (a host fault: it counts for nobody and must be re-played).
 pub(crate) fn report(
     leaderboard: &Leaderboard,
+    names: &[String],
     summaries: &[MatchSummary],
     unit: &str,
     invocations: u64,
@@ -164,6 +166,9 @@ pub(crate) fn report(
     out: &Path,
 ) -> ExitCode {
     print!("{}", leaderboard.render());
+    if let Some(table) = head_to_head(names, summaries) {
+        print!("\n{table}");
+    }
     println!(
         "\n{} {unit}, {} invocations in {:.2} s ({:.0} invocations/s)",
         summaries.len(),

@@ -77,6 +77,7 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("writing the archive in {}", out.display()))?;
     Ok(common::report(
         &result.leaderboard,
+        &result.names,
         &result.summaries,
         "games",
         result.invocations(),

@@ -94,6 +94,7 @@ pub(crate) fn run(args: EuchreArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("writing the archive in {}", out.display()))?;
     Ok(common::report(
         &result.leaderboard,
+        &result.names,
         &result.summaries,
         "games",
         result.invocations(),

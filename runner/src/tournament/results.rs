@@ -125,6 +125,56 @@ pub fn standings(names: &[String], summaries: &[MatchSummary], columns: Columns)
     Leaderboard::new(rows, columns)
 }
 
+/// The head-to-head table of a run whose matches all have two participants (Coup's games,
+/// Euchre's pairings): row bot's wins against column bot, over the non-void matches between
+/// them. `None` when some match has another number of participants.
+pub fn head_to_head(names: &[String], summaries: &[MatchSummary]) -> Option<String> {
+    use std::fmt::Write;
+    let n = names.len();
+    let mut wins = vec![vec![0u64; n]; n];
+    let mut played = vec![vec![0u64; n]; n];
+    for m in summaries {
+        let [a, b] = m.participants[..] else {
+            return None;
+        };
+        if m.void.is_some() || a == b {
+            continue;
+        }
+        played[a][b] += 1;
+        played[b][a] += 1;
+        for &w in &m.winners {
+            let (winner, loser) = if w == 0 { (a, b) } else { (b, a) };
+            wins[winner][loser] += 1;
+        }
+    }
+    let width = names.iter().map(String::len).max().unwrap_or(3).max(3);
+    let cell = names
+        .iter()
+        .map(|s| s.len())
+        .max()
+        .unwrap_or(3)
+        .clamp(9, 14);
+    let mut out = format!("{:<width$}", "wins vs");
+    for name in names {
+        let short: String = name.chars().take(cell).collect();
+        let _ = write!(out, "  {short:>cell$}");
+    }
+    out.push('\n');
+    for (r, name) in names.iter().enumerate() {
+        let _ = write!(out, "{name:<width$}");
+        for c in 0..n {
+            let text = if r == c || played[r][c] == 0 {
+                "-".to_string()
+            } else {
+                format!("{}/{}", wins[r][c], played[r][c])
+            };
+            let _ = write!(out, "  {text:>cell$}");
+        }
+        out.push('\n');
+    }
+    Some(out)
+}
+
 /// One match in `results.json`, with bots by name.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MatchEntry {
@@ -282,6 +332,20 @@ mod tests {
         let lb = standings(&names(), &[m], Columns::points());
         let a = lb.rows.iter().find(|r| r.bot == "a").unwrap();
         assert_eq!((a.games, a.wins, a.score), (1, 1, 10));
+    }
+
+    #[test]
+    fn the_head_to_head_table_counts_wins_per_pair() {
+        let summaries = vec![duel(0, 1, Some(0)), duel(1, 0, Some(0)), duel(0, 2, None)];
+        let t = head_to_head(&names(), &summaries).unwrap();
+        let lines: Vec<&str> = t.lines().collect();
+        assert!(lines[1].starts_with("a") && lines[1].contains("1/2") && lines[1].contains("0/1"));
+        assert!(lines[2].starts_with("b") && lines[2].contains("1/2"));
+        let free_for_all = MatchSummary {
+            participants: vec![0, 1, 2],
+            ..MatchSummary::default()
+        };
+        assert_eq!(head_to_head(&names(), &[free_for_all]), None);
     }
 
     #[test]

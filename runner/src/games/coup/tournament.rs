@@ -7,7 +7,7 @@ use crate::sandbox::vfs::SnapshotEntry;
 use crate::sandbox::{Limits, Vfs, VfsLimits};
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
-use crate::tournament::results::{standings, write_common, Results};
+use crate::tournament::results::{head_to_head, standings, write_common, Results};
 use crate::tournament::{self, MatchFormat, MatchSummary};
 use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
@@ -328,6 +328,9 @@ pub fn write_archive(
         Detail { games },
     );
     write_common(archive, manifest, &t.leaderboard, &results)?;
+    if let Some(table) = head_to_head(&t.names, &t.summaries) {
+        archive.write("head-to-head.txt", table.as_bytes())?;
+    }
     archive.write_jsonl(
         "invocations.jsonl",
         t.records.iter().enumerate().flat_map(|(g, r)| {

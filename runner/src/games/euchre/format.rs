@@ -8,7 +8,7 @@ use crate::games::Player;
 use crate::sandbox::{Limits, VfsLimits};
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
-use crate::tournament::results::{standings, write_common, Results};
+use crate::tournament::results::{head_to_head, standings, write_common, Results};
 use crate::tournament::{self, MatchFormat, MatchSummary};
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -308,6 +308,9 @@ pub fn write_archive(
         Detail { games },
     );
     write_common(archive, manifest, &r.leaderboard, &results)?;
+    if let Some(table) = head_to_head(&r.names, &r.summaries) {
+        archive.write("head-to-head.txt", table.as_bytes())?;
+    }
     archive.write_jsonl(
         "invocations.jsonl",
         r.records.iter().enumerate().flat_map(|(g, rec)| {
