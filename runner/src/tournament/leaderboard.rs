@@ -61,6 +61,9 @@ pub struct Row {
     /// Points the opponents made against it.
     #[serde(skip_serializing_if = "is_zero", default)]
     pub points_against: u64,
+    /// The Bradley–Terry rating with its 95% interval (see [`super::ratings`]).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub rating: Option<super::ratings::Rating>,
     /// The score's mean and spread per match, for games that report it.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub spread: Option<Spread>,
@@ -178,6 +181,10 @@ impl Leaderboard {
         if c.points {
             let _ = write!(out, "  {:>8}  {:>8}", "pts for", "against");
         }
+        let rated = self.rows.iter().any(|r| r.rating.is_some());
+        if rated {
+            let _ = write!(out, "  {:>18}  {:>6}", "rating [95% CI]", "P>next");
+        }
         let _ = writeln!(
             out,
             "  {:>6}  {:>6}  {:>7}  {:>12}  {:>10}  forfeits",
@@ -205,6 +212,17 @@ impl Leaderboard {
             }
             if c.points {
                 let _ = write!(out, "  {:>8}  {:>8}", r.points_for, r.points_against);
+            }
+            if rated {
+                let (cell, next) = match r.rating {
+                    Some(x) => (
+                        format!("{:.0} [{:.0}, {:.0}]", x.rating, x.low, x.high),
+                        x.above_next
+                            .map_or("-".to_string(), |p| format!("{:.0}%", 100.0 * p)),
+                    ),
+                    None => ("-".to_string(), "-".to_string()),
+                };
+                let _ = write!(out, "  {cell:>18}  {next:>6}");
             }
             let _ = writeln!(
                 out,

@@ -11,6 +11,7 @@
 
 pub mod archive;
 pub mod leaderboard;
+pub mod ratings;
 pub mod results;
 pub mod scheduler;
 

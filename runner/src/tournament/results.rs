@@ -125,6 +125,26 @@ pub fn standings(names: &[String], summaries: &[MatchSummary], columns: Columns)
     Leaderboard::new(rows, columns)
 }
 
+/// Add each bot's rating, its 95% interval and the probability it is truly above the next
+/// row to the leaderboard (see [`super::ratings`]); the bootstrap draws from `seed`.
+pub fn rate(
+    leaderboard: &mut Leaderboard,
+    names: &[String],
+    summaries: &[MatchSummary],
+    seed: u64,
+) {
+    let index = |bot: &str| names.iter().position(|n| n == bot);
+    let order: Vec<usize> = leaderboard
+        .rows
+        .iter()
+        .filter_map(|r| index(&r.bot))
+        .collect();
+    let ratings = super::ratings::ratings(names.len(), summaries, &order, seed);
+    for row in &mut leaderboard.rows {
+        row.rating = index(&row.bot).and_then(|i| ratings.get(i).copied());
+    }
+}
+
 /// The head-to-head table of a run whose matches all have two participants (Coup's games,
 /// Euchre's pairings): row bot's wins against column bot, over the non-void matches between
 /// them. `None` when some match has another number of participants.

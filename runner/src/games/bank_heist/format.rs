@@ -7,7 +7,7 @@ use crate::games::Player;
 use crate::sandbox::Limits;
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
-use crate::tournament::results::{standings, write_common, Results};
+use crate::tournament::results::{rate, standings, write_common, Results};
 use crate::tournament::{self, MatchFormat, MatchSummary};
 use serde::{Deserialize, Serialize};
 
@@ -154,7 +154,8 @@ pub fn run(
     };
     let (records, summaries) = tournament::run(&format, workers, progress);
     let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
-    let leaderboard = standings(&names, &summaries, Columns::credits());
+    let mut leaderboard = standings(&names, &summaries, Columns::credits());
+    rate(&mut leaderboard, &names, &summaries, opts.seed);
     BankHeistRun {
         records,
         summaries,

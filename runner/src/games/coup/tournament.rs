@@ -7,7 +7,7 @@ use crate::sandbox::vfs::SnapshotEntry;
 use crate::sandbox::{Limits, Vfs, VfsLimits};
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
-use crate::tournament::results::{head_to_head, standings, write_common, Results};
+use crate::tournament::results::{head_to_head, rate, standings, write_common, Results};
 use crate::tournament::{self, MatchFormat, MatchSummary};
 use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
@@ -257,7 +257,8 @@ pub fn run(
         }
     }
     let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
-    let leaderboard = standings(&names, &summaries, Columns::wins());
+    let mut leaderboard = standings(&names, &summaries, Columns::wins());
+    rate(&mut leaderboard, &names, &summaries, opts.seed);
     CoupTournament {
         pairings: format.pairings,
         records,

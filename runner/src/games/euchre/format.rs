@@ -8,7 +8,7 @@ use crate::games::Player;
 use crate::sandbox::{Limits, VfsLimits};
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
-use crate::tournament::results::{head_to_head, standings, write_common, Results};
+use crate::tournament::results::{head_to_head, rate, standings, write_common, Results};
 use crate::tournament::{self, MatchFormat, MatchSummary};
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -244,7 +244,8 @@ pub fn run(
     };
     let (records, summaries) = tournament::run(&format, workers, progress);
     let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
-    let leaderboard = standings(&names, &summaries, Columns::points());
+    let mut leaderboard = standings(&names, &summaries, Columns::points());
+    rate(&mut leaderboard, &names, &summaries, opts.seed);
     EuchreRun {
         tables: format.tables,
         records,
