@@ -251,3 +251,24 @@ fn run_with_prints_the_answer_or_the_default() {
     assert_eq!(Answer::Name(Suit::Clubs).token(), "c");
     assert_eq!(Answer::Alone(true).token(), "y");
 }
+
+/// `/dev/full` fails every write with `ENOSPC`, as a full quota does under koth.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_quota_is_reported_and_the_answer_still_goes_out() {
+    let full = std::path::Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    let mut memory = Memory::open(full);
+    assert!(memory.data().is_empty(), "zeros are not a memory file");
+    memory.set(b"seen cards").unwrap();
+    assert!(matches!(memory.save(), Err(Error::NoSpace)));
+    let mut out = Vec::new();
+    let input = "9c,kd,as\n0\n0\nturn\nh\nqs,ks\n";
+    run_with(input.as_bytes(), &mut out, &mut memory, |i, _| {
+        Answer::Play(i.legal_plays()[0])
+    })
+    .unwrap();
+    assert_eq!(out, b"as\n");
+}

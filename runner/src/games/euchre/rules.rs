@@ -684,16 +684,21 @@ impl Event {
                 let makers = if alone.is_some() {
                     format!("{} (alone)", names[*maker])
                 } else {
-                    format!("{}'s team", names[*maker])
+                    format!("{} & {}", names[*maker], names[partner_of(*maker)])
                 };
                 let how = match score {
-                    Score::Point => "made it",
-                    Score::March => "took all five",
-                    Score::AloneMarch => "took all five alone",
-                    Score::Euchre => "were euchred",
+                    Score::Point => "a point",
+                    Score::March => "a march",
+                    Score::AloneMarch => "a lone march",
+                    Score::Euchre => "euchred",
+                };
+                let tricks = if *makers_tricks == 1 {
+                    "trick"
+                } else {
+                    "tricks"
                 };
                 format!(
-                    "{makers} took {makers_tricks} tricks and {how}: {} score {points}; {} {} - {} {}",
+                    "makers {makers} took {makers_tricks} {tricks}, {how}: {} score {points}; {} {} - {} {}",
                     team(*scorer),
                     team(0),
                     totals[0],
