@@ -27,6 +27,7 @@ fn parses_every_phase_of_the_protocol() {
         assert!(matches!(i.phase, Phase::Ordering { ref previous, .. } if previous.is_empty()));
     }
     let i = Input::parse("js,ah\r\n1\r\n0\r\nnaming\r\np,h\r\n").unwrap();
+    assert_eq!(i.seat_from_dealer(), Some(2));
     assert_eq!(
         i.phase,
         Phase::Naming {
@@ -36,6 +37,7 @@ fn parses_every_phase_of_the_protocol() {
     let i = Input::parse("js,ah,qc,ts,jc\n2\n0\ndiscard\nth\n").unwrap();
     assert_eq!(i.phase, Phase::Discard { pickup: c("th") });
     assert_eq!(i.legal().len(), 6);
+    assert_eq!(i.seat_from_dealer(), Some(3));
     assert_eq!(i.default_answer(), Answer::Discard(c("js")));
     let i = Input::parse("js,ah,qc,ts,jc\n2\n0\nalone\nh\nn\n").unwrap();
     assert_eq!(

@@ -815,8 +815,12 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game; the first hand is dealt at once from a deck shuffled by `rng`, which also
-    /// shuffles every later deck.
+    /// A new game; the first hand is dealt at once (its [`Event::Dealt`] is the first of
+    /// [`Game::events`]) from a deck shuffled by `rng`, which also shuffles every later deck.
+    ///
+    /// # Panics
+    ///
+    /// If `config.first_dealer` is not a seat (0..4).
     pub fn new(config: Config, mut rng: ChaCha8Rng) -> Game {
         let mut deck = Card::deck();
         deck.shuffle(&mut rng);
