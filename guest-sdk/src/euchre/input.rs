@@ -222,6 +222,16 @@ impl Input {
         Input::parse(&text)
     }
 
+    /// In the bidding rounds, this bot's place from the dealer's left: 0 for the first asked,
+    /// 3 for the dealer (the number of earlier answers).
+    pub fn seat_from_dealer(&self) -> Option<usize> {
+        match &self.phase {
+            Phase::Ordering { previous, .. } | Phase::Naming { previous } => Some(previous.len()),
+            Phase::Discard { .. } => Some(3),
+            _ => None,
+        }
+    }
+
     /// Trump, in the phases that give it.
     pub fn trump(&self) -> Option<Suit> {
         match self.phase {

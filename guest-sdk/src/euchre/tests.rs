@@ -27,6 +27,7 @@ fn parses_every_phase_of_the_protocol() {
         assert!(matches!(i.phase, Phase::Ordering { ref previous, .. } if previous.is_empty()));
     }
     let i = Input::parse("js,ah\r\n1\r\n0\r\nnaming\r\np,h\r\n").unwrap();
+    assert_eq!(i.seat_from_dealer(), Some(2));
     assert_eq!(
         i.phase,
         Phase::Naming {
@@ -36,6 +37,7 @@ fn parses_every_phase_of_the_protocol() {
     let i = Input::parse("js,ah,qc,ts,jc\n2\n0\ndiscard\nth\n").unwrap();
     assert_eq!(i.phase, Phase::Discard { pickup: c("th") });
     assert_eq!(i.legal().len(), 6);
+    assert_eq!(i.seat_from_dealer(), Some(3));
     assert_eq!(i.default_answer(), Answer::Discard(c("js")));
     let i = Input::parse("js,ah,qc,ts,jc\n2\n0\nalone\nh\nn\n").unwrap();
     assert_eq!(
@@ -250,4 +252,25 @@ fn run_with_prints_the_answer_or_the_default() {
     .is_err());
     assert_eq!(Answer::Name(Suit::Clubs).token(), "c");
     assert_eq!(Answer::Alone(true).token(), "y");
+}
+
+/// `/dev/full` fails every write with `ENOSPC`, as a full quota does under koth.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_quota_is_reported_and_the_answer_still_goes_out() {
+    let full = std::path::Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    let mut memory = Memory::open(full);
+    assert!(memory.data().is_empty(), "zeros are not a memory file");
+    memory.set(b"seen cards").unwrap();
+    assert!(matches!(memory.save(), Err(Error::NoSpace)));
+    let mut out = Vec::new();
+    let input = "9c,kd,as\n0\n0\nturn\nh\nqs,ks\n";
+    run_with(input.as_bytes(), &mut out, &mut memory, |i, _| {
+        Answer::Play(i.legal_plays()[0])
+    })
+    .unwrap();
+    assert_eq!(out, b"as\n");
 }

@@ -684,16 +684,21 @@ impl Event {
                 let makers = if alone.is_some() {
                     format!("{} (alone)", names[*maker])
                 } else {
-                    format!("{}'s team", names[*maker])
+                    format!("{} & {}", names[*maker], names[partner_of(*maker)])
                 };
                 let how = match score {
-                    Score::Point => "made it",
-                    Score::March => "took all five",
-                    Score::AloneMarch => "took all five alone",
-                    Score::Euchre => "were euchred",
+                    Score::Point => "a point",
+                    Score::March => "a march",
+                    Score::AloneMarch => "a lone march",
+                    Score::Euchre => "euchred",
+                };
+                let tricks = if *makers_tricks == 1 {
+                    "trick"
+                } else {
+                    "tricks"
                 };
                 format!(
-                    "{makers} took {makers_tricks} tricks and {how}: {} score {points}; {} {} - {} {}",
+                    "makers {makers} took {makers_tricks} {tricks}, {how}: {} score {points}; {} {} - {} {}",
                     team(*scorer),
                     team(0),
                     totals[0],
@@ -810,8 +815,12 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game; the first hand is dealt at once from a deck shuffled by `rng`, which also
-    /// shuffles every later deck.
+    /// A new game; the first hand is dealt at once (its [`Event::Dealt`] is the first of
+    /// [`Game::events`]) from a deck shuffled by `rng`, which also shuffles every later deck.
+    ///
+    /// # Panics
+    ///
+    /// If `config.first_dealer` is not a seat (0..4).
     pub fn new(config: Config, mut rng: ChaCha8Rng) -> Game {
         let mut deck = Card::deck();
         deck.shuffle(&mut rng);

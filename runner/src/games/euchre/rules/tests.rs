@@ -562,6 +562,18 @@ fn euchred_makers_give_the_defenders_two() {
     let (g, events) = named_hearts(EUCHRE, "as", false);
     assert_eq!(scored(&events), (Score::Euchre, 1, 2, 0));
     assert_eq!(g.points(), [0, 2]);
+    let names = ["Ann", "Bob", "Cat", "Dan"];
+    let line = events
+        .iter()
+        .find(|e| matches!(e, Event::Scored { .. }))
+        .unwrap()
+        .describe(names);
+    assert_eq!(
+        line,
+        "makers Ann & Cat took 0 tricks, euchred: Bob & Dan score 2; Ann & Cat 0 - 2 Bob & Dan"
+    );
+    let first = events[0].describe(names);
+    assert_eq!(first, "Ann plays tc");
 }
 
 #[test]
