@@ -259,7 +259,7 @@ mod tests {
 
     #[test]
     fn three_wins_in_four_is_a_strength_ratio_of_three() {
-        let games = vec![
+        let games = [
             duel(0, 1, true),
             duel(0, 1, true),
             duel(1, 0, false),
