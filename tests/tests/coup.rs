@@ -400,3 +400,45 @@ fn the_leaderboard_adds_up() {
         assert_eq!(r.log.len() as u32, r.invocations[0] + r.invocations[1]);
     }
 }
+
+#[test]
+fn paired_deals_deal_both_orders_of_a_pair_the_same_cards() {
+    let sb = sandbox();
+    let bots: Vec<Bot> = ["random", "lawyer", "taxman"]
+        .iter()
+        .map(|n| sb.load_file(&koth_tests::wasm(n), None).unwrap())
+        .collect();
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let opts = CoupOptions {
+        rounds: 2,
+        seed: 3,
+        paired: true,
+        ..CoupOptions::default()
+    };
+    let t = tournament::run(&players, &opts, 2, &|_, _| {});
+    // The first mover's cards (argv[3] of the first invocation) come from the deck's top.
+    let first_cards = |i: usize| t.records[i].log[0].argv[3].clone();
+    let mut pairs = 0;
+    for (i, p) in t.pairings.iter().enumerate() {
+        for (j, q) in t.pairings.iter().enumerate() {
+            if p.round == q.round && p.seats == [q.seats[1], q.seats[0]] {
+                assert_eq!(first_cards(i), first_cards(j), "{p:?} vs {q:?}");
+                pairs += 1;
+            }
+        }
+    }
+    assert_eq!(pairs, 12);
+    // Unpaired, the two orders get different decks (in this seed at least once).
+    let unpaired = tournament::run(
+        &players,
+        &CoupOptions {
+            paired: false,
+            ..opts
+        },
+        2,
+        &|_, _| {},
+    );
+    assert!(
+        (0..unpaired.records.len()).any(|i| unpaired.records[i].log[0].argv[3] != first_cards(i))
+    );
+}

@@ -295,3 +295,32 @@ fn a_failing_bot_gets_the_defaults_and_the_game_ends() {
         .iter()
         .any(|l| l.contains("spinner (N)'s ordering answer was replaced by the default p")));
 }
+
+#[test]
+fn paired_deals_give_the_same_cards_to_the_other_team() {
+    let sb = sandbox();
+    let bots = load(&sb, &BOTS[1..3]);
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let opts = EuchreOptions {
+        games: 4,
+        paired: true,
+        ..EuchreOptions::default()
+    };
+    let run = format::run(&players, &opts, 2, &|_, _| {});
+    // The first deal line lists each seat's name and cards; twins differ only in names.
+    let cards_of_first_deal = |g: usize| -> Vec<String> {
+        let line = &run.records[g].human_log[1];
+        assert!(line.starts_with("deal 1:"), "{line}");
+        line.split([';', '.'])
+            .filter_map(|part| part.trim().rsplit(' ').next().map(str::to_string))
+            .collect()
+    };
+    for twin in [0, 2] {
+        let (a, b) = (&run.tables[twin], &run.tables[twin + 1]);
+        assert_eq!(a.seats, [0, 1, 0, 1]);
+        assert_eq!(b.seats, [1, 0, 1, 0]);
+        assert_eq!(a.first_dealer, b.first_dealer);
+        assert_eq!(cards_of_first_deal(twin), cards_of_first_deal(twin + 1));
+    }
+    assert_ne!(cards_of_first_deal(0), cards_of_first_deal(2));
+}

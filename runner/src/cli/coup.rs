@@ -27,6 +27,10 @@ pub(crate) struct CoupArgs {
     /// Scratch lifetime: a fresh directory per game, or one per bot for the whole tournament.
     #[arg(long, value_enum, default_value = "game")]
     scratch: Scope,
+    /// Paired (duplicate) deals: both games of a pair in a round start from the same deck
+    /// with the seats swapped, so the luck of the deal cancels (narrower rating intervals).
+    #[arg(long)]
+    paired: bool,
     #[command(flatten)]
     common: TournamentArgs,
 }
@@ -46,6 +50,7 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
             Scope::Game => ScratchScope::Game,
             Scope::Tournament => ScratchScope::Tournament,
         },
+        paired: args.paired,
     };
     let out = args.common.out(&format!("coup-seed{}", opts.seed));
     let archive = common::archive(&out)?;

@@ -31,6 +31,10 @@ pub(crate) struct EuchreArgs {
     /// How teams are formed.
     #[arg(long, value_enum, default_value = "copies")]
     partners: PartnersArg,
+    /// Paired (duplicate) deals: games come in twos dealing the same cards with the teams'
+    /// seats swapped, so the luck of the deal cancels (needs copies as partners).
+    #[arg(long)]
+    paired: bool,
     #[command(flatten)]
     common: TournamentArgs,
 }
@@ -44,6 +48,9 @@ pub(crate) fn run(args: EuchreArgs) -> anyhow::Result<ExitCode> {
             "--partners random needs exactly four bots ({} given)",
             args.bots.len()
         );
+    }
+    if args.paired && matches!(args.partners, PartnersArg::Random) {
+        bail!("--paired needs --partners copies");
     }
     if args.games == 0 {
         bail!("--games must be at least 1");
@@ -62,6 +69,7 @@ pub(crate) fn run(args: EuchreArgs) -> anyhow::Result<ExitCode> {
             PartnersArg::Random => Partners::Random,
         },
         limits: setup.limits,
+        paired: args.paired,
         ..EuchreOptions::default()
     };
     let out = args.common.out(&format!("euchre-seed{}", opts.seed));

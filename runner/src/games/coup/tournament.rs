@@ -39,6 +39,10 @@ pub struct CoupOptions {
     pub vfs: VfsLimits,
     /// Scratch lifetime.
     pub scratch: ScratchScope,
+    /// Paired (duplicate) deals: in each round, the two games of a pair of bots start from
+    /// the same deck with the seats swapped, so the luck of the deal cancels out.
+    #[serde(default)]
+    pub paired: bool,
 }
 
 impl Default for CoupOptions {
@@ -49,6 +53,7 @@ impl Default for CoupOptions {
             limits: Limits::default(),
             vfs: VfsLimits::default(),
             scratch: ScratchScope::Game,
+            paired: false,
         }
     }
 }
@@ -158,11 +163,16 @@ impl MatchFormat for RoundRobin<'_> {
         );
         let setup = GameSetup {
             file_name: &file_name,
-            deck_seed: crate::seed::derive_u64(
-                opts.seed,
-                "coup/deck",
-                &[p.round as u64, p.game as u64],
-            ),
+            deck_seed: if opts.paired {
+                // Both orders of the pair get the same deck.
+                crate::seed::derive_u64(
+                    opts.seed,
+                    "coup/paired-deck",
+                    &[p.round as u64, a.min(b) as u64, a.max(b) as u64],
+                )
+            } else {
+                crate::seed::derive_u64(opts.seed, "coup/deck", &[p.round as u64, p.game as u64])
+            },
             root_seed: opts.seed,
             game_index: i as u64,
             limits: opts.limits,

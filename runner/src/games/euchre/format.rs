@@ -44,6 +44,10 @@ pub struct EuchreOptions {
     pub limits: Limits,
     /// Quotas of each seat's directory (the memory file).
     pub vfs: VfsLimits,
+    /// Paired (duplicate) deals, with copies as partners: games come in twos that deal the
+    /// same cards with the teams' seats swapped, so the luck of the deal cancels out.
+    #[serde(default)]
+    pub paired: bool,
 }
 
 impl Default for EuchreOptions {
@@ -58,6 +62,7 @@ impl Default for EuchreOptions {
                 max_bytes: MEMORY_BYTES,
                 ..VfsLimits::default()
             },
+            paired: false,
         }
     }
 }
@@ -71,6 +76,9 @@ pub struct Table {
     pub seats: [usize; 4],
     /// The seat dealing first.
     pub first_dealer: usize,
+    /// Which deal sequence the game plays: its own index, or with paired deals the index of
+    /// the first game of its pair.
+    pub deal: usize,
 }
 
 /// The games of a run of `bots` bots.
@@ -81,11 +89,19 @@ pub fn schedule(bots: usize, opts: &EuchreOptions) -> Vec<Table> {
             for a in 0..bots {
                 for b in a + 1..bots {
                     for g in 0..opts.games {
+                        let index = out.len();
+                        let swapped = opts.paired && g % 2 == 1;
                         out.push(Table {
-                            index: out.len(),
-                            seats: [a, b, a, b],
-                            // Alternate which team deals first.
-                            first_dealer: (g % 2) as usize,
+                            index,
+                            seats: if swapped { [b, a, b, a] } else { [a, b, a, b] },
+                            // Alternate which team deals first; a paired game keeps its
+                            // twin's dealer seat, so the same cards reach the other team.
+                            first_dealer: if opts.paired {
+                                ((g / 2) % 2) as usize
+                            } else {
+                                (g % 2) as usize
+                            },
+                            deal: if swapped { index - 1 } else { index },
                         });
                     }
                 }
@@ -105,6 +121,7 @@ pub fn schedule(bots: usize, opts: &EuchreOptions) -> Vec<Table> {
                         index: out.len(),
                         seats: [n, e, s, w],
                         first_dealer: (g % 4) as usize,
+                        deal: out.len(),
                     });
                 }
             }
@@ -139,7 +156,7 @@ impl MatchFormat for Pairings<'_> {
     fn play(&self, i: usize, t: &Table) -> GameRecord {
         let setup = GameSetup {
             index: i as u64,
-            deck_seed: crate::seed::derive_u64(self.opts.seed, "euchre/deck", &[i as u64]),
+            deck_seed: crate::seed::derive_u64(self.opts.seed, "euchre/deck", &[t.deal as u64]),
             root_seed: self.opts.seed,
             config: Config {
                 target: self.opts.target,
