@@ -11,6 +11,9 @@ mod common;
 #[path = "hostile/cpu.rs"]
 mod cpu;
 
+#[path = "hostile/fuel.rs"]
+mod fuel;
+
 #[path = "hostile/memory.rs"]
 mod memory;
 

@@ -2,6 +2,8 @@
 //! classic arbiter's model (a native process per decision) measured in the same run.
 
 use super::EngineArgs;
+#[path = "bench_hostcalls.rs"]
+mod hostcalls;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use koth::games::coup::tournament::{self, CoupOptions};
@@ -23,6 +25,8 @@ enum BenchWhat {
     Invoke(InvokeBench),
     /// A whole Coup tournament: koth vs the same bots as native processes, one per move.
     Coup(CoupBench),
+    /// Host-call overhead: every WASI function's costliest loop vs a pure-wasm loop.
+    Hostcalls(hostcalls::HostcallsBench),
 }
 
 #[derive(Args)]
@@ -68,6 +72,7 @@ pub(crate) fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     match args.what {
         BenchWhat::Invoke(a) => invoke_bench(a),
         BenchWhat::Coup(a) => coup_bench(a),
+        BenchWhat::Hostcalls(a) => hostcalls::run(a),
     }
 }
 

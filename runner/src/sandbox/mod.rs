@@ -7,6 +7,7 @@
 pub mod cache;
 pub mod engine;
 pub mod errno;
+pub mod hostcall_loops;
 mod invoke;
 pub mod limits;
 mod loader;

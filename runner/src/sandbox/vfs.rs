@@ -67,6 +67,56 @@
 
 use super::errno::Errno;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What the host's work on the tree costs the guest, in fuel (one unit is about a
+/// nanosecond, like one cheap wasm instruction). The WASI layer adds the [`Vfs::take_work`]
+/// of every call to its fuel charge, so that fuel bounds the host's time as well as the
+/// guest's: every path component walked, symlink followed, directory entry visited, node
+/// moved and byte copied or scanned is paid for. All of it depends only on the call's
+/// arguments and the tree, never on timing, so charges are deterministic.
+pub mod cost {
+    /// One path component resolved (a sorted-map lookup of a name of up to 255 bytes).
+    pub const COMPONENT: u64 = 32;
+    /// One symlink followed (on top of its target's bytes and components).
+    pub const SYMLINK: u64 = 64;
+    /// One directory entry visited, listed or skipped to reach a cookie.
+    pub const ENTRY: u64 = 12;
+    /// One node visited by a subtree walk (rename's depth checks, removals).
+    pub const NODE: u64 = 32;
+    /// One byte of a path or target scanned, or of file content copied or moved.
+    pub const BYTE: u64 = 1;
+}
+
+/// Fuel owed for host work since the last [`Vfs::take_work`]. Atomic only so that `Vfs`
+/// stays `Sync` for `&self` methods; it is never shared between threads in practice.
+#[derive(Default)]
+struct Work(AtomicU64);
+
+impl Work {
+    fn add(&self, fuel: u64) {
+        let v = self.0.load(Ordering::Relaxed);
+        self.0.store(v.saturating_add(fuel), Ordering::Relaxed);
+    }
+
+    fn take(&self) -> u64 {
+        self.0.swap(0, Ordering::Relaxed)
+    }
+}
+
+impl Clone for Work {
+    fn clone(&self) -> Self {
+        Work(AtomicU64::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
+/// Not part of the tree's state: a failed call changes nothing in the tree, yet its work
+/// is still paid for.
+impl std::fmt::Debug for Work {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Work")
+    }
+}
 
 /// Stable identity of a node; also its inode number as the guest sees it.
 pub type NodeId = u64;
@@ -178,6 +228,8 @@ pub struct Vfs {
     now: u64,
     used_bytes: u64,
     used_nodes: u32,
+    /// Host work done for the guest and not yet charged (see [`cost`]).
+    work: Work,
 }
 
 #[derive(Debug, Clone)]
@@ -472,7 +524,13 @@ impl Vfs {
             now: 0,
             used_bytes: 0,
             used_nodes: 0,
+            work: Work::default(),
         }
+    }
+
+    /// Fuel owed for the host work done since the last call (see [`cost`]), reset to zero.
+    pub fn take_work(&self) -> u64 {
+        self.work.take()
     }
 
     /// The quotas in force.
@@ -680,10 +738,14 @@ impl Vfs {
         let (old_charge, host_len) = (n.charge(), n.host_len);
 
         let now = self.now;
-        let n = self.node_mut(node)?;
+        let n = self.nodes.get_mut(&node).ok_or(Errno::Noent)?;
         let NodeKind::File(content) = &mut n.kind else {
             return Err(Errno::Inval);
         };
+        if new_len > content.capacity() {
+            // Growing the buffer may copy what it holds.
+            self.work.add(content.len() as u64 * cost::BYTE);
+        }
         content
             .try_reserve(new_len - content.len())
             .map_err(|_| Errno::Nospc)?;
@@ -713,11 +775,15 @@ impl Vfs {
         let (old_charge, host_len) = (n.charge(), n.host_len);
 
         let now = self.now;
-        let n = self.node_mut(node)?;
+        let n = self.nodes.get_mut(&node).ok_or(Errno::Noent)?;
         let NodeKind::File(content) = &mut n.kind else {
             return Err(Errno::Inval);
         };
         if new_len > content.len() {
+            if new_len > content.capacity() {
+                // Growing the buffer may copy what it holds.
+                self.work.add(content.len() as u64 * cost::BYTE);
+            }
             content
                 .try_reserve(new_len - content.len())
                 .map_err(|_| Errno::Nospc)?;
@@ -726,6 +792,8 @@ impl Vfs {
             content.truncate(new_len);
             // Give back spare capacity, or 64 truncated files could hold 64 quotas of memory.
             if content.capacity() / 2 > content.len() {
+                // Shrinking copies what is kept.
+                self.work.add(content.len() as u64 * cost::BYTE);
                 content.shrink_to_fit();
             }
         }
@@ -780,6 +848,52 @@ impl Vfs {
             });
         }
         Ok(out)
+    }
+
+    /// Visit the entries of a directory in [`Self::list_dir`]'s order from index `start`
+    /// (`.` is 0, `..` 1, then the sorted names), until `visit` returns `false`. Each call
+    /// of `visit` gets the entry's index, name, node id and kind. Nothing is copied, and only
+    /// the entries visited or skipped are paid for, so a guest reading one entry at a time
+    /// does not make the host list the whole directory again on every call.
+    pub fn read_dir(
+        &self,
+        dir: NodeId,
+        start: u64,
+        mut visit: impl FnMut(u64, &[u8], NodeId, FileType) -> bool,
+    ) -> VfsResult<()> {
+        let node = self.node(dir)?;
+        let NodeKind::Dir(children) = &node.kind else {
+            return Err(Errno::Notdir);
+        };
+        let mut work = cost::ENTRY;
+        let dots: [(&[u8], NodeId); 2] = [(b".", dir), (b"..", node.parent)];
+        let mut index = 0u64;
+        let result = (|| {
+            for (name, id) in dots {
+                if index >= start {
+                    work += cost::ENTRY;
+                    if !visit(index, name, id, FileType::Dir) {
+                        return Ok(());
+                    }
+                }
+                index += 1;
+            }
+            // Skipping to the cookie walks the map: each skipped entry is paid for too.
+            let skip = usize::try_from(start.saturating_sub(2)).unwrap_or(usize::MAX);
+            work += (skip.min(children.len()) as u64) * cost::ENTRY;
+            index = index.saturating_add(skip as u64);
+            for (name, &id) in children.iter().skip(skip) {
+                work += cost::ENTRY;
+                let file_type = self.node(id)?.file_type();
+                if !visit(index, name, id, file_type) {
+                    return Ok(());
+                }
+                index += 1;
+            }
+            Ok(())
+        })();
+        self.work.add(work);
+        result
     }
 
     /// Create a directory.
@@ -957,6 +1071,9 @@ impl Vfs {
 
     /// Create a symlink at `path` holding `target`.
     pub fn symlink(&mut self, target: &[u8], dir: NodeId, path: &[u8]) -> VfsResult<()> {
+        // The target is scanned, then copied.
+        self.work
+            .add(target.len().min(MAX_PATH_LEN + 1) as u64 * 2 * cost::BYTE);
         check_target(target)?;
         let r = self.walk(dir, path, false)?;
         if r.node.is_some() {
@@ -981,7 +1098,10 @@ impl Vfs {
         let r = self.walk(dir, path, false)?;
         let id = r.node.ok_or(Errno::Noent)?;
         match &self.node(id)?.kind {
-            NodeKind::Symlink(target) if !r.trailing => Ok(target.clone()),
+            NodeKind::Symlink(target) if !r.trailing => {
+                self.work.add(target.len() as u64 * cost::BYTE);
+                Ok(target.clone())
+            }
             NodeKind::Symlink(_) if !self.leads_to_dir(r.parent, id) => Err(Errno::Notdir),
             _ => Err(Errno::Inval),
         }
@@ -1025,6 +1145,22 @@ impl Vfs {
         path: &'a [u8],
         follow_final: bool,
     ) -> VfsResult<Resolved> {
+        // Counted locally and charged once, whichever way the walk ends.
+        let mut work = 0u64;
+        let r = self.walk_counted(start, path, follow_final, &mut work);
+        self.work.add(work);
+        r
+    }
+
+    /// [`Self::walk`], adding the fuel its work costs to `work`.
+    fn walk_counted<'a>(
+        &'a self,
+        start: NodeId,
+        path: &'a [u8],
+        follow_final: bool,
+        work: &mut u64,
+    ) -> VfsResult<Resolved> {
+        *work += cost::COMPONENT + path.len().min(MAX_PATH_LEN + 1) as u64 * cost::BYTE;
         if path.len() > MAX_PATH_LEN {
             return Err(Errno::Nametoolong);
         }
@@ -1040,6 +1176,7 @@ impl Vfs {
         let mut comps = Components::new(path);
         let mut follows = 0;
         while let Some((comp, name, class)) = comps.next_component() {
+            *work += cost::COMPONENT;
             check_classified_name(comp, class)?;
             if comp == b"." {
                 continue;
@@ -1087,6 +1224,7 @@ impl Vfs {
                     if follows > MAX_SYMLINK_FOLLOWS {
                         return Err(Errno::Loop);
                     }
+                    *work += cost::SYMLINK + target.len() as u64 * cost::BYTE;
                     // An absolute target starts at the virtual root, like a chroot; a relative
                     // one at the link's own directory, which is `cur`.
                     if target.first() == Some(&b'/') {
@@ -1119,6 +1257,7 @@ impl Vfs {
     fn is_ancestor_or_self(&self, ancestor: NodeId, mut node: NodeId) -> bool {
         // Bounded by the depth of `node`.
         loop {
+            self.work.add(cost::NODE);
             if node == ancestor {
                 return true;
             }
@@ -1140,6 +1279,7 @@ impl Vfs {
         let mut deepest = top.depth;
         let mut pending = vec![id];
         while let Some(id) = pending.pop() {
+            self.work.add(cost::NODE);
             let Some(node) = self.nodes.get(&id) else {
                 continue;
             };
@@ -1155,6 +1295,7 @@ impl Vfs {
     fn set_subtree_depth(&mut self, id: NodeId, depth: u32) {
         let mut pending = vec![(id, depth)];
         while let Some((id, depth)) = pending.pop() {
+            self.work.add(cost::NODE);
             let Some(node) = self.nodes.get_mut(&id) else {
                 continue;
             };
@@ -1232,6 +1373,7 @@ impl Vfs {
         let mut next = Some(id);
         let mut pending = Vec::new();
         while let Some(id) = next.take().or_else(|| pending.pop()) {
+            self.work.add(cost::NODE);
             let Some(node) = self.nodes.remove(&id) else {
                 continue;
             };
@@ -1369,6 +1511,42 @@ mod tests {
     /// Everything observable about a tree, to check that a failed operation changed nothing.
     fn fingerprint(v: &Vfs) -> String {
         format!("{v:?}")
+    }
+
+    // ---- work charged to the guest ---------------------------------------------------
+
+    #[test]
+    fn host_work_is_counted_per_component_link_entry_and_node() {
+        let mut v = vfs();
+        v.take_work();
+        look(&v, "a").unwrap_err();
+        // One walk: its start, one component, one byte.
+        assert_eq!(v.take_work(), 2 * cost::COMPONENT + 1);
+        assert_eq!(v.take_work(), 0, "taking resets");
+        look(&v, "./././a").unwrap_err();
+        assert_eq!(v.take_work(), 5 * cost::COMPONENT + 7);
+        put(&mut v, "f", b"x");
+        symlink(&mut v, "f", "l1");
+        symlink(&mut v, "l1", "l2");
+        v.take_work();
+        look(&v, "l2").unwrap();
+        // l2 (2 bytes), then its target l1 (2 bytes), then f (1 byte): two links followed.
+        assert_eq!(
+            v.take_work(),
+            4 * cost::COMPONENT + 2 + 2 * cost::SYMLINK + 2 + 1
+        );
+        // Listing from a cookie pays for the entries skipped and visited, not for the rest.
+        let mut seen = 0;
+        v.read_dir(Vfs::ROOT, 3, |_, _, _, _| {
+            seen += 1;
+            false
+        })
+        .unwrap();
+        assert_eq!(seen, 1);
+        assert_eq!(v.take_work(), cost::ENTRY + cost::ENTRY + cost::ENTRY);
+        // A failed change is paid for all the same.
+        assert_eq!(v.mkdir(Vfs::ROOT, b"f"), Err(Errno::Exist));
+        assert!(v.take_work() > 0);
     }
 
     // ---- path resolution -------------------------------------------------------------

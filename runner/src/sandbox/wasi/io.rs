@@ -3,7 +3,7 @@
 use super::abi::*;
 use super::fds::Fd;
 use super::mem::Mem;
-use super::state::{CallResult, Fail, HostState, Stop};
+use super::state::{CallResult, Fail, HostState, Stop, IOVEC_FUEL};
 use crate::sandbox::errno::Errno;
 use crate::sandbox::vfs::{FileType, NodeId, Stat};
 
@@ -27,6 +27,13 @@ pub(crate) fn write_filestat(mem: &mut Mem, ptr: u32, s: &Stat) -> Result<(), Er
     b[48..56].copy_from_slice(&s.mtim.to_le_bytes());
     b[56..64].copy_from_slice(&s.ctim.to_le_bytes());
     mem.write(ptr, &b)
+}
+
+/// The iovecs of a read or write, paid for one by one: a thousand empty ones cost the host
+/// as much work as a thousand short ones.
+fn iovecs(st: &mut HostState, mem: &Mem, ptr: u32, count: u32) -> Result<Vec<(u32, u32)>, Errno> {
+    st.charge_fuel(u64::from(count.min(MAX_IOVECS + 1)) * IOVEC_FUEL);
+    mem.iovecs(ptr, count)
 }
 
 /// Total length of iovecs, capped by the per-call limit.
@@ -149,7 +156,7 @@ pub(crate) fn fd_write(
     n: u32,
     out: u32,
 ) -> CallResult {
-    let list = mem.iovecs(iovs, n)?;
+    let list = iovecs(st, mem, iovs, n)?;
     let written = write_to(st, mem, fd, &list, None)?;
     mem.write_u32(out, written as u32)?;
     Ok(())
@@ -169,7 +176,7 @@ pub(crate) fn fd_pwrite(
         Fd::Dir { .. } => return Err(Errno::Isdir.into()),
         _ => return Err(Errno::Spipe.into()),
     }
-    let list = mem.iovecs(iovs, n)?;
+    let list = iovecs(st, mem, iovs, n)?;
     let written = write_to(st, mem, fd, &list, Some(offset))?;
     mem.write_u32(out, written as u32)?;
     Ok(())
@@ -187,9 +194,13 @@ fn read_file(
     let mut total = 0u64;
     let fs = st.fs.as_mut().ok_or(Errno::Badf)?;
     for &(p, l) in list {
+        if budget == 0 {
+            break;
+        }
+        // An empty iovec is skipped, not taken for the end of the read.
         let want = (l as u64).min(budget) as u32;
         if want == 0 {
-            break;
+            continue;
         }
         let buf = mem.slice_mut(p, want)?;
         let got = fs.read_at(node, offset, buf)? as u64;
@@ -212,7 +223,7 @@ pub(crate) fn fd_read(
     n: u32,
     out: u32,
 ) -> CallResult {
-    let list = mem.iovecs(iovs, n)?;
+    let list = iovecs(st, mem, iovs, n)?;
     let got = match st.fds.get(fd)? {
         Fd::Stdin => {
             let mut total = 0u64;
@@ -257,7 +268,7 @@ pub(crate) fn fd_pread(
     offset: u64,
     out: u32,
 ) -> CallResult {
-    let list = mem.iovecs(iovs, n)?;
+    let list = iovecs(st, mem, iovs, n)?;
     let got = match st.fds.get(fd)? {
         Fd::File {
             node, read: true, ..
@@ -499,8 +510,11 @@ pub(crate) fn fd_filestat_set_times(
 pub(crate) fn fd_prestat_get(st: &mut HostState, mem: &mut Mem, fd: i32, out: u32) -> CallResult {
     match st.fds.get(fd)? {
         Fd::Dir { preopen: true, .. } => {
-            mem.write_u32(out, 0)?; // tag 0: a directory
-            mem.write_u32(out + 4, 1)?; // its name is "/"
+            // Tag 0 (a directory), then the length of its name, "/": checked whole first,
+            // so a pointer near 2³² is EFAULT rather than a wrapped write.
+            mem.slice(out, 8)?;
+            mem.write_u32(out, 0)?;
+            mem.write_u32(super::env::offset(out, 4)?, 1)?;
             Ok(())
         }
         _ => Err(Errno::Badf.into()),
@@ -540,29 +554,24 @@ pub(crate) fn fd_readdir(
         Fd::File { .. } => return Err(Errno::Notdir.into()),
         _ => return Err(Errno::Badf.into()),
     };
-    let entries = st.fs()?.list_dir(node).map_err(stale)?;
+    let fs = st.fs.as_ref().ok_or(Errno::Badf)?;
     let dest = mem.slice_mut(buf, len)?;
     let mut used = 0usize;
-    for (i, e) in entries
-        .iter()
-        .enumerate()
-        .skip(cookie.min(usize::MAX as u64) as usize)
-    {
+    fs.read_dir(node, cookie, |i, name, ino, file_type| {
         let mut header = [0u8; DIRENT_HEADER_SIZE];
-        header[0..8].copy_from_slice(&(i as u64 + 1).to_le_bytes());
-        header[8..16].copy_from_slice(&e.ino.to_le_bytes());
-        header[16..20].copy_from_slice(&(e.name.len() as u32).to_le_bytes());
-        header[20] = filetype_code(e.file_type);
+        header[0..8].copy_from_slice(&(i + 1).to_le_bytes());
+        header[8..16].copy_from_slice(&ino.to_le_bytes());
+        header[16..20].copy_from_slice(&(name.len() as u32).to_le_bytes());
+        header[20] = filetype_code(file_type);
         // Entries are cut at the end of the buffer; the guest sees a full buffer and asks again.
-        for part in [&header[..], &e.name[..]] {
+        for part in [&header[..], name] {
             let k = part.len().min(dest.len() - used);
             dest[used..used + k].copy_from_slice(&part[..k]);
             used += k;
         }
-        if used == dest.len() {
-            break;
-        }
-    }
+        used < dest.len()
+    })
+    .map_err(stale)?;
     st.charge_bytes(used as u64);
     mem.write_u32(out, used as u32)?;
     Ok(())

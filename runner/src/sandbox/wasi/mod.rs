@@ -42,7 +42,12 @@ where
     st.fuel_left = fuel_left;
     st.pending_fuel = 0;
     let result = body(st, &mut Mem(bytes));
-    let cost = HOST_CALL_FUEL.saturating_add(st.pending_fuel);
+    // The virtual directory's own work (paths walked, links followed, entries listed, nodes
+    // moved) is charged on top of the bytes the call moved.
+    let vfs_work = st.fs.as_ref().map_or(0, Vfs::take_work);
+    let cost = HOST_CALL_FUEL
+        .saturating_add(st.pending_fuel)
+        .saturating_add(vfs_work);
     if cost > fuel_left {
         caller.set_fuel(0)?;
         return Err(wasmtime::Error::new(Stop::OutOfFuel));

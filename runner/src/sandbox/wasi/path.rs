@@ -63,7 +63,9 @@ pub(crate) fn path_open(
     // Decide the kind before creating or truncating anything, so a refused open changes nothing.
     if let Ok(existing) = fs.lookup(dir, p, opts.follow) {
         match fs.stat(existing)?.file_type {
-            FileType::Dir if write || opts.truncate => return Err(Errno::Isdir.into()),
+            // Rights are a mask, not an open mode: a directory opened with the FD_WRITE right
+            // (which programs pass on from the preopen) opens, without that right.
+            FileType::Dir if opts.truncate => return Err(Errno::Isdir.into()),
             FileType::Symlink if !opts.directory => return Err(Errno::Loop.into()),
             _ => {}
         }
