@@ -37,3 +37,6 @@ mod load;
 
 #[path = "hostile/probe.rs"]
 mod probe;
+
+#[path = "hostile/conformance.rs"]
+mod conformance;

@@ -11,7 +11,7 @@
 //! `ENOENT`, would prove nothing). A wrong errno traps (`unreachable`).
 
 use super::errno::Errno;
-use super::wasi::abi::{FUNCTIONS, MAX_IOVECS, MAX_SUBSCRIPTIONS, SUBSCRIPTION_SIZE};
+use super::wasi::abi::{FILE_RIGHTS, FUNCTIONS, MAX_IOVECS, MAX_SUBSCRIPTIONS, SUBSCRIPTION_SIZE};
 use std::fmt::Write as _;
 
 /// One looping bot.
@@ -401,7 +401,7 @@ pub fn loops() -> Vec<HostcallLoop> {
         (
             "fd_fdstat_set_rights",
             "keep every right",
-            vec![I(FD), L(ALL_RIGHTS), L(ALL_RIGHTS)],
+            vec![I(FD), L(FILE_RIGHTS), L(0)],
         ),
         (
             "fd_filestat_set_times",

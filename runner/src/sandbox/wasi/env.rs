@@ -154,6 +154,9 @@ pub(crate) fn poll_oneoff(
     {
         let (err, nbytes) = match (st.fds.get(s.fd), s.tag) {
             (Err(e), _) => (e, 0),
+            (Ok(_), _) if st.fds.need(s.fd, RIGHT_POLL_FD_READWRITE).is_err() => {
+                (Errno::Notcapable, 0)
+            }
             (Ok(Fd::Stdin), EVENTTYPE_FD_READ) => {
                 (Errno::Success, (st.stdin.len() - st.stdin_pos) as u64)
             }

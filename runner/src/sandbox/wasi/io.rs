@@ -108,6 +108,7 @@ fn write_to(
     let cap = st.limits.io_bytes_per_call;
     match st.fds.get(fd)? {
         kind @ (Fd::Stdout | Fd::Stderr) => {
+            st.fds.need(fd, RIGHT_FD_WRITE)?;
             // Every iovec is checked before any byte is taken, so a fault writes nothing.
             for &(p, l) in iovs {
                 mem.slice(p, l)?;
@@ -124,6 +125,8 @@ fn write_to(
             if !write {
                 return Err(Errno::Badf.into());
             }
+            let positioned = if at.is_some() { RIGHT_FD_SEEK } else { 0 };
+            st.fds.need(fd, RIGHT_FD_WRITE | positioned)?;
             let data = gather(mem, iovs, cap)?;
             let fs = st.fs_now()?;
             let offset = match at {
@@ -226,6 +229,7 @@ pub(crate) fn fd_read(
     let list = iovecs(st, mem, iovs, n)?;
     let got = match st.fds.get(fd)? {
         Fd::Stdin => {
+            st.fds.need(fd, RIGHT_FD_READ)?;
             let mut total = 0u64;
             for &(p, l) in &list {
                 let rest = &st.stdin[st.stdin_pos..];
@@ -246,6 +250,7 @@ pub(crate) fn fd_read(
             if !read {
                 return Err(Errno::Badf.into());
             }
+            st.fds.need(fd, RIGHT_FD_READ)?;
             let got = read_file(st, mem, node, pos, &list)?;
             if let Fd::File { pos, .. } = st.fds.get_mut(fd)? {
                 *pos += got;
@@ -272,7 +277,10 @@ pub(crate) fn fd_pread(
     let got = match st.fds.get(fd)? {
         Fd::File {
             node, read: true, ..
-        } => read_file(st, mem, node, offset, &list)?,
+        } => {
+            st.fds.need(fd, RIGHT_FD_READ | RIGHT_FD_SEEK)?;
+            read_file(st, mem, node, offset, &list)?
+        }
         Fd::File { .. } => return Err(Errno::Badf.into()),
         Fd::Dir { .. } => return Err(Errno::Isdir.into()),
         _ => return Err(Errno::Spipe.into()),
@@ -294,6 +302,13 @@ pub(crate) fn fd_seek(
         Fd::Dir { .. } => return Err(Errno::Badf.into()),
         _ => return Err(Errno::Spipe.into()),
     };
+    // Only reading the position is telling; anything else is seeking.
+    let right = if delta == 0 && whence == WHENCE_CUR {
+        RIGHT_FD_TELL
+    } else {
+        RIGHT_FD_SEEK
+    };
+    st.fds.need(fd, right)?;
     let base = match whence {
         WHENCE_SET => 0,
         WHENCE_CUR => cur,
@@ -313,7 +328,10 @@ pub(crate) fn fd_seek(
 
 pub(crate) fn fd_tell(st: &mut HostState, mem: &mut Mem, fd: i32, out: u32) -> CallResult {
     match st.fds.get(fd)? {
-        Fd::File { pos, .. } => Ok(mem.write_u64(out, pos)?),
+        Fd::File { pos, .. } => {
+            st.fds.need(fd, RIGHT_FD_TELL)?;
+            Ok(mem.write_u64(out, pos)?)
+        }
         Fd::Dir { .. } => Err(Errno::Badf.into()),
         _ => Err(Errno::Spipe.into()),
     }
@@ -324,15 +342,16 @@ pub(crate) fn fd_close(st: &mut HostState, fd: i32) -> CallResult {
     Ok(())
 }
 
-/// `fd_sync`, `fd_datasync`: nothing to flush in memory, but the descriptor must exist.
-pub(crate) fn fd_sync(st: &mut HostState, fd: i32) -> CallResult {
-    st.fds.get(fd)?;
+/// `fd_sync`, `fd_datasync`: nothing to flush in memory, but the descriptor must exist and
+/// hold the right (`FD_SYNC` or `FD_DATASYNC`).
+pub(crate) fn fd_sync(st: &mut HostState, fd: i32, right: u64) -> CallResult {
+    st.fds.need(fd, right)?;
     Ok(())
 }
 
 pub(crate) fn fd_advise(st: &mut HostState, fd: i32, advice: u8) -> CallResult {
     match st.fds.get(fd)? {
-        Fd::File { .. } if advice <= 5 => Ok(()),
+        Fd::File { .. } if advice <= 5 => Ok(st.fds.need(fd, RIGHT_FD_ADVISE)?),
         Fd::File { .. } => Err(Errno::Inval.into()),
         Fd::Dir { .. } => Err(Errno::Badf.into()),
         _ => Err(Errno::Spipe.into()),
@@ -340,65 +359,53 @@ pub(crate) fn fd_advise(st: &mut HostState, fd: i32, advice: u8) -> CallResult {
 }
 
 pub(crate) fn fd_fdstat_get(st: &mut HostState, mem: &mut Mem, fd: i32, out: u32) -> CallResult {
-    let (filetype, flags, base, inheriting) = match st.fds.get(fd)? {
-        Fd::Stdin | Fd::Stdout | Fd::Stderr => (
-            FILETYPE_UNKNOWN,
-            0,
-            FILE_RIGHTS & !(RIGHT_FD_SEEK | RIGHT_FD_TELL),
-            0,
-        ),
-        Fd::Dir { .. } => (FILETYPE_DIRECTORY, 0, ALL_RIGHTS, ALL_RIGHTS),
-        Fd::File {
-            read,
-            write,
-            append,
-            ..
-        } => {
-            let mut rights = FILE_RIGHTS;
-            if !read {
-                rights &= !RIGHT_FD_READ;
-            }
-            if !write {
-                rights &= !RIGHT_FD_WRITE;
-            }
-            (
-                FILETYPE_REGULAR_FILE,
-                if append { FDFLAG_APPEND } else { 0 },
-                rights,
-                0,
-            )
-        }
+    let filetype = match st.fds.get(fd)? {
+        Fd::Stdin | Fd::Stdout | Fd::Stderr => FILETYPE_UNKNOWN,
+        Fd::Dir { .. } => FILETYPE_DIRECTORY,
+        Fd::File { .. } => FILETYPE_REGULAR_FILE,
     };
+    let meta = st.fds.meta(fd)?;
     let mut b = [0u8; FDSTAT_SIZE as usize];
     b[0] = filetype;
-    b[2..4].copy_from_slice(&flags.to_le_bytes());
-    b[8..16].copy_from_slice(&base.to_le_bytes());
-    b[16..24].copy_from_slice(&inheriting.to_le_bytes());
+    b[2..4].copy_from_slice(&meta.flags.to_le_bytes());
+    b[8..16].copy_from_slice(&meta.base.to_le_bytes());
+    b[16..24].copy_from_slice(&meta.inheriting.to_le_bytes());
     mem.write(out, &b)?;
     Ok(())
 }
 
+/// Sets every fdflag; only `APPEND` changes what a descriptor does (in-memory data needs no
+/// syncing and nothing blocks), the rest are kept so that `fd_fdstat_get` reports them.
 pub(crate) fn fd_fdstat_set_flags(st: &mut HostState, fd: i32, flags: u16) -> CallResult {
     if flags & !FDFLAGS_KNOWN != 0 {
         return Err(Errno::Inval.into());
     }
-    match st.fds.get_mut(fd)? {
-        Fd::File { append, .. } => {
-            *append = flags & FDFLAG_APPEND != 0;
-            Ok(())
-        }
-        // Non-blocking and sync flags change nothing for in-memory data.
-        _ => Ok(()),
+    st.fds.need(fd, RIGHT_FD_FDSTAT_SET_FLAGS)?;
+    if let Fd::File { append, .. } = st.fds.get_mut(fd)? {
+        *append = flags & FDFLAG_APPEND != 0;
     }
+    st.fds.meta_mut(fd)?.flags = flags;
+    Ok(())
 }
 
-/// Rights can only shrink in preview 1; koth tracks read/write only, so accept and ignore.
-pub(crate) fn fd_fdstat_set_rights(st: &mut HostState, fd: i32) -> CallResult {
-    st.fds.get(fd)?;
+/// Rights only shrink: asking for one the descriptor does not hold is `ENOTCAPABLE`.
+pub(crate) fn fd_fdstat_set_rights(
+    st: &mut HostState,
+    fd: i32,
+    base: u64,
+    inheriting: u64,
+) -> CallResult {
+    let meta = st.fds.meta_mut(fd)?;
+    if base & !meta.base != 0 || inheriting & !meta.inheriting != 0 {
+        return Err(Errno::Notcapable.into());
+    }
+    meta.base = base;
+    meta.inheriting = inheriting;
     Ok(())
 }
 
 pub(crate) fn fd_filestat_get(st: &mut HostState, mem: &mut Mem, fd: i32, out: u32) -> CallResult {
+    st.fds.need(fd, RIGHT_FD_FILESTAT_GET)?;
     match st.fds.get(fd)? {
         Fd::Stdin | Fd::Stdout | Fd::Stderr => {
             mem.write(out, &[0u8; FILESTAT_SIZE as usize])?;
@@ -426,6 +433,7 @@ pub(crate) fn fd_filestat_set_size(st: &mut HostState, fd: i32, size: u64) -> Ca
         Fd::File {
             node, write: true, ..
         } => {
+            st.fds.need(fd, RIGHT_FD_FILESTAT_SET_SIZE)?;
             let fs = st.fs_now()?;
             let old = fs.file_len(node).map_err(stale)?;
             fs.set_len(node, size)?;
@@ -444,6 +452,7 @@ pub(crate) fn fd_allocate(st: &mut HostState, fd: i32, offset: u64, len: u64) ->
         Fd::File {
             node, write: true, ..
         } => {
+            st.fds.need(fd, RIGHT_FD_ALLOCATE)?;
             let end = offset.checked_add(len).ok_or(Errno::Fbig)?;
             let fs = st.fs_now()?;
             let old = fs.file_len(node).map_err(stale)?;
@@ -500,6 +509,7 @@ pub(crate) fn fd_filestat_set_times(
     let (a, m) = times(st, atim, mtim, flags)?;
     match st.fds.get(fd)? {
         Fd::Dir { node, .. } | Fd::File { node, .. } => {
+            st.fds.need(fd, RIGHT_FD_FILESTAT_SET_TIMES)?;
             st.fs_now()?.set_times(node, a, m).map_err(stale)?;
             Ok(())
         }
@@ -554,6 +564,7 @@ pub(crate) fn fd_readdir(
         Fd::File { .. } => return Err(Errno::Notdir.into()),
         _ => return Err(Errno::Badf.into()),
     };
+    st.fds.need(fd, RIGHT_FD_READDIR)?;
     let fs = st.fs.as_ref().ok_or(Errno::Badf)?;
     let dest = mem.slice_mut(buf, len)?;
     let mut used = 0usize;

@@ -1,0 +1,31 @@
+//! WASI preview 1 conformance, each case with its own small bot: where koth once departed
+//! from what other runtimes do.
+
+use crate::common::*;
+use koth::sandbox::{Errno, Outcome};
+
+/// Rights are a mask per descriptor type: a directory opens with `FD_WRITE` asked for, a
+/// directory never holds file rights, rights only shrink and a dropped right is refused;
+/// fdflags are reported as opened; `O_CREAT|O_EXCL` of a folder is `EEXIST`.
+#[test]
+fn rights_are_modelled_per_type_and_only_shrink() {
+    let sb = sandbox();
+    let bot = load(&sb, "rights");
+    let mut d = coup_dir();
+    let r = run(&bot, &mut d);
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    let nc = errno(Errno::Notcapable);
+    #[rustfmt::skip]
+    assert_eq!(values(&r), vec![
+        0,                      // open "." with O_DIRECTORY and FD_WRITE asked for
+        3, 0, 0x2000,           // a directory; no read/seek/write/set-size; PATH_OPEN
+        0, 0x1a,                // a file opened SYNC|DSYNC|RSYNC, reported so
+        0x44,                   // FD_SEEK and FD_WRITE, no PATH_OPEN
+        0, nc, 0,               // drop FD_SEEK: seek refused, tell works
+        nc,                     // FD_SEEK cannot come back
+        0, nc,                  // drop FD_WRITE: write refused
+        0, nc,                  // the directory drops PATH_OPEN: open through it refused
+        0, errno(Errno::Exist), // O_CREAT|O_EXCL of an existing folder
+    ]);
+    assert_host_unharmed(&sb);
+}
