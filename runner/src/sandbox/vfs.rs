@@ -27,7 +27,8 @@
 //!
 //! | situation | errno |
 //! | --- | --- |
-//! | `..` above the root (in a path or a symlink target) | `Notcapable` (never clamped) |
+//! | `..` above the root or the directory a walk starts from (in a path or a symlink target) | `Notcapable` (never clamped) |
+//! | an absolute symlink target, when followed | `Notcapable` |
 //! | empty path, or empty symlink target | `Noent` |
 //! | quota of bytes or nodes exceeded | `Nospc` |
 //! | node deeper than `max_depth` (create, or rename of a node or subtree) | `Nametoolong` |
@@ -920,6 +921,7 @@ impl Vfs {
                 Errno::Inval
             });
         };
+        self.dangling_with_slash(&r, id)?;
         match &self.node(id)?.kind {
             NodeKind::Dir(children) if children.is_empty() => {}
             NodeKind::Dir(_) => return Err(Errno::Notempty),
@@ -945,6 +947,7 @@ impl Vfs {
         }
         if r.trailing {
             // Only a symlink gets here (a file with a trailing slash failed in the walk).
+            self.dangling_with_slash(&r, id)?;
             return Err(if self.leads_to_dir(r.parent, id) {
                 Errno::Isdir
             } else {
@@ -976,6 +979,10 @@ impl Vfs {
             Final::Dot if dst.node == Some(Self::ROOT) => return Err(Errno::Busy),
             Final::Dot | Final::Link => return Err(Errno::Inval),
         };
+        self.dangling_with_slash(&src, src_id)?;
+        if let Some(dst_id) = dst.node {
+            self.dangling_with_slash(&dst, dst_id)?;
+        }
         let src_node = self.node(src_id)?;
         let src_is_dir = src_node.is_dir();
         if (src.trailing || dst.trailing) && !src_is_dir {
@@ -1097,6 +1104,7 @@ impl Vfs {
     pub fn readlink(&self, dir: NodeId, path: &[u8]) -> VfsResult<Vec<u8>> {
         let r = self.walk(dir, path, false)?;
         let id = r.node.ok_or(Errno::Noent)?;
+        self.dangling_with_slash(&r, id)?;
         match &self.node(id)?.kind {
             NodeKind::Symlink(target) if !r.trailing => {
                 self.work.add(target.len() as u64 * cost::BYTE);
@@ -1173,6 +1181,9 @@ impl Vfs {
             cur = Self::ROOT;
             children = self.dir(cur)?;
         }
+        // A directory descriptor is a capability for its own subtree: `..` never climbs above
+        // the directory the walk started from.
+        let floor = cur;
         let mut comps = Components::new(path);
         let mut follows = 0;
         while let Some((comp, name, class)) = comps.next_component() {
@@ -1182,7 +1193,7 @@ impl Vfs {
                 continue;
             }
             if comp == b".." {
-                if cur == Self::ROOT {
+                if cur == floor {
                     return Err(Errno::Notcapable);
                 }
                 cur = self.node(cur)?.parent;
@@ -1225,11 +1236,11 @@ impl Vfs {
                         return Err(Errno::Loop);
                     }
                     *work += cost::SYMLINK + target.len() as u64 * cost::BYTE;
-                    // An absolute target starts at the virtual root, like a chroot; a relative
-                    // one at the link's own directory, which is `cur`.
+                    // An absolute target could only mean the host's root: refused, as every
+                    // standard runtime does. A relative one continues from the link's own
+                    // directory, which is `cur`.
                     if target.first() == Some(&b'/') {
-                        cur = Self::ROOT;
-                        children = self.dir(cur)?;
+                        return Err(Errno::Notcapable);
                     }
                     comps.push_link(target);
                 }
@@ -1245,12 +1256,27 @@ impl Vfs {
 
     /// Whether the symlink `link` in directory `parent` leads (through any links) to a directory.
     fn leads_to_dir(&self, parent: NodeId, link: NodeId) -> bool {
+        self.link_leads_to(parent, link) == Some(FileType::Dir)
+    }
+
+    /// What the symlink `link` in directory `parent` leads to through any links, or `None`
+    /// when it leads nowhere (dangling, a loop, outside the tree).
+    fn link_leads_to(&self, parent: NodeId, link: NodeId) -> Option<FileType> {
         let Ok(NodeKind::Symlink(target)) = self.node(link).map(|n| &n.kind) else {
-            return false;
+            return None;
         };
         let node = self.walk(parent, target, true).ok().and_then(|r| r.node);
-        node.and_then(|id| self.nodes.get(&id))
-            .is_some_and(Node::is_dir)
+        node.and_then(|id| self.nodes.get(&id)).map(Node::file_type)
+    }
+
+    /// `Noent` when `id`, named with a trailing slash, is a symlink that leads nowhere: the
+    /// slash asks for what the link names, and there is nothing there.
+    fn dangling_with_slash(&self, r: &Resolved, id: NodeId) -> VfsResult<()> {
+        let is_link = matches!(self.node(id)?.kind, NodeKind::Symlink(_));
+        if r.trailing && is_link && self.link_leads_to(r.parent, id).is_none() {
+            return Err(Errno::Noent);
+        }
+        Ok(())
     }
 
     /// Whether `ancestor` is `node` or one of its ancestors.
@@ -1585,7 +1611,8 @@ mod tests {
         let a = look(&v, "a").unwrap();
         assert_eq!(v.lookup(a, b"b", true), Ok(b));
         assert_eq!(v.lookup(a, b"/a/b", true), Ok(b));
-        assert_eq!(v.lookup(a, b"..", true), Ok(Vfs::ROOT));
+        // A walk from `a` stays under `a`.
+        assert_eq!(v.lookup(a, b"..", true), Err(Errno::Notcapable));
         for path in ["/", ".", "//", "./", "a/..", "/a/../."] {
             assert_eq!(look(&v, path), Ok(Vfs::ROOT), "{path}");
         }
@@ -1614,7 +1641,8 @@ mod tests {
         }
         assert_eq!(v.open(Vfs::ROOT, b"../x", CREATE), Err(Errno::Notcapable));
         let a = look(&v, "a").unwrap();
-        assert_eq!(v.lookup(a, b"../x", true), Ok(look(&v, "x").unwrap()));
+        // From a subfolder's descriptor, `..` cannot climb above that folder.
+        assert_eq!(v.lookup(a, b"../x", true), Err(Errno::Notcapable));
         assert_eq!(v.lookup(a, b"../../x", true), Err(Errno::Notcapable));
         assert_eq!(v.lookup(a, b"/../x", true), Err(Errno::Notcapable));
         check_invariants(&v);
@@ -1720,19 +1748,24 @@ mod tests {
     // ---- symlinks --------------------------------------------------------------------
 
     #[test]
-    fn absolute_symlink_targets_resolve_from_the_virtual_root() {
+    fn absolute_symlink_targets_are_notcapable_when_followed() {
         let mut v = vfs();
         mkdir(&mut v, "a");
         mkdir(&mut v, "a/b");
-        let h = put(&mut v, "h", b"");
+        put(&mut v, "h", b"");
+        // Created as text, as POSIX allows; refused when followed, as WASI runtimes do.
         symlink(&mut v, "/h", "a/b/l");
         symlink(&mut v, "/etc/passwd", "a/p");
         symlink(&mut v, "/", "a/r");
-        assert_eq!(look(&v, "a/b/l"), Ok(h));
-        assert_eq!(look(&v, "a/p"), Err(Errno::Noent));
-        assert_eq!(look(&v, "a/r"), Ok(Vfs::ROOT));
-        assert_eq!(look(&v, "a/r/h"), Ok(h));
-        assert_eq!(look(&v, "a/r/.."), Err(Errno::Notcapable));
+        assert_eq!(look(&v, "a/b/l"), Err(Errno::Notcapable));
+        assert_eq!(look(&v, "a/p"), Err(Errno::Notcapable));
+        assert_eq!(look(&v, "a/r"), Err(Errno::Notcapable));
+        assert_eq!(look(&v, "a/r/h"), Err(Errno::Notcapable));
+        assert_eq!(
+            kind(&v, look_nofollow(&v, "a/r").unwrap()),
+            FileType::Symlink
+        );
+        assert_eq!(v.readlink(Vfs::ROOT, b"a/r"), Ok(b"/".to_vec()));
     }
 
     #[test]
@@ -1826,7 +1859,7 @@ mod tests {
         mkdir(&mut v, "d");
         let f = put(&mut v, "d/f", b"");
         symlink(&mut v, "d", "ld");
-        symlink(&mut v, "/ld/", "ld2");
+        symlink(&mut v, "./ld/", "ld2");
         assert_eq!(look_nofollow(&v, "ld/f"), Ok(f));
         assert_eq!(look_nofollow(&v, "ld2/f"), Ok(f));
         v.mkdir(Vfs::ROOT, b"ld2/sub").unwrap();
@@ -1886,6 +1919,27 @@ mod tests {
     }
 
     // ---- trailing slashes ------------------------------------------------------------
+
+    #[test]
+    fn trailing_slash_on_a_dangling_symlink_is_noent() {
+        let mut v = vfs();
+        symlink(&mut v, "missing", "dl");
+        symlink(&mut v, "sub/missing", "dl2");
+        for name in [&b"dl/"[..], b"dl2/"] {
+            assert_eq!(v.lookup(Vfs::ROOT, name, false), Err(Errno::Noent));
+            assert_eq!(v.open(Vfs::ROOT, name, PLAIN), Err(Errno::Noent));
+            assert_eq!(v.unlink(Vfs::ROOT, name), Err(Errno::Noent));
+            assert_eq!(v.rmdir(Vfs::ROOT, name), Err(Errno::Noent));
+            assert_eq!(v.readlink(Vfs::ROOT, name), Err(Errno::Noent));
+            assert_eq!(
+                v.rename(Vfs::ROOT, name, Vfs::ROOT, b"x"),
+                Err(Errno::Noent)
+            );
+        }
+        // The links themselves are still there, and without the slash act as links.
+        assert_eq!(v.readlink(Vfs::ROOT, b"dl"), Ok(b"missing".to_vec()));
+        v.unlink(Vfs::ROOT, b"dl").unwrap();
+    }
 
     #[test]
     fn trailing_slash_requires_a_directory() {
@@ -2317,7 +2371,7 @@ mod tests {
         let full = look(&v, "full").unwrap();
         v.rename(Vfs::ROOT, b"full", Vfs::ROOT, b"e/moved").unwrap();
         assert_eq!(look(&v, "e/moved"), Ok(full));
-        assert_eq!(v.lookup(full, b"../..", true), Ok(Vfs::ROOT));
+        assert_eq!(v.lookup(full, b"../..", true), Err(Errno::Notcapable));
         assert_eq!(v.lookup(full, b"x", true), look(&v, "e/moved/x"));
         // between descriptors
         v.rename(full, b"x", d, b"y").unwrap();
@@ -2446,7 +2500,7 @@ mod tests {
         assert_eq!(v.open(Vfs::ROOT, b"dangling", CREATE), Err(Errno::Noent));
         assert_eq!(
             v.open(Vfs::ROOT, b"dangling_abs", CREATE),
-            Err(Errno::Noent)
+            Err(Errno::Notcapable)
         );
         assert_eq!(fingerprint(&v), before);
         // With exclusive, the link itself exists.

@@ -29,3 +29,20 @@ fn rights_are_modelled_per_type_and_only_shrink() {
     ]);
     assert_host_unharmed(&sb);
 }
+
+/// A trailing slash on a symlink to a missing target is `ENOENT` for every call.
+#[test]
+fn trailing_slash_on_a_dangling_symlink_is_enoent() {
+    let sb = sandbox();
+    let bot = load(&sb, "dangling_slash");
+    let mut d = coup_dir();
+    let r = run(&bot, &mut d);
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    let noent = errno(Errno::Noent);
+    assert_eq!(
+        values(&r),
+        vec![0, noent, noent, noent, noent, noent, noent, noent, 0]
+    );
+    assert_eq!(d.snapshot(), vec![file("history.txt", HISTORY)]);
+    assert_host_unharmed(&sb);
+}

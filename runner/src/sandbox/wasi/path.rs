@@ -21,11 +21,18 @@ fn dir_of(st: &HostState, fd: i32, rights: u64) -> Result<NodeId, Errno> {
 }
 
 /// A guest path, bounds- and length-checked (the virtual filesystem checks its contents).
+/// An absolute path is `ENOTCAPABLE`: at the WASI level paths are relative to a directory
+/// descriptor (libc, Go and Zig resolve `/x` against the preopen named `/` before calling
+/// WASI), and every standard runtime refuses one.
 fn path<'m>(mem: &'m Mem, ptr: u32, len: u32) -> Result<&'m [u8], Errno> {
     if len as usize > MAX_PATH_LEN {
         return Err(Errno::Nametoolong);
     }
-    mem.slice(ptr, len)
+    let p = mem.slice(ptr, len)?;
+    if p.first() == Some(&b'/') {
+        return Err(Errno::Notcapable);
+    }
+    Ok(p)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -211,7 +218,11 @@ pub(crate) fn path_symlink(
     len: u32,
 ) -> CallResult {
     let dir = dir_of(st, fd, RIGHT_PATH_SYMLINK)?;
-    let t = path(mem, target, target_len)?;
+    // A target may be absolute (it is only text until followed, and following it fails).
+    if target_len as usize > MAX_PATH_LEN {
+        return Err(Errno::Nametoolong.into());
+    }
+    let t = mem.slice(target, target_len)?;
     let p = path(mem, ptr, len)?;
     st.fs_now()?.symlink(t, dir, p)?;
     Ok(())
