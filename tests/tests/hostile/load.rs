@@ -379,14 +379,15 @@ fn nested_module(depth: usize, open: &[u8], close: &[u8]) -> Vec<u8> {
 }
 
 /// Deep nesting is handled without recursion on the host's stack (a stack overflow there
-/// would abort the whole tournament): 100,000 nested blocks, and 100,000 values on the
-/// operand stack, load and run.
+/// would abort the whole tournament): 100,000 values on the operand stack load and run, and
+/// 1,000 nested blocks (the limit) too; 100,000 nested blocks are refused at load, before the
+/// compiler sees them (150,000 nested loops once took 71 s and 3.1 GB to compile).
 #[test]
 fn deeply_nested_code_does_not_overflow_the_hosts_stack() {
     let sb = sandbox();
     // Compiling this takes memory: keep it out of the other attacks' resident-size checks.
     let _quiet = heavy();
-    let blocks = nested_module(100_000, &[0x02, 0x40], &[0x0b]); // block ... end
+    let blocks = nested_module(1_000, &[0x02, 0x40], &[0x0b]); // block ... end
     let values = nested_module(100_000, &[0x41, 0x01], &[0x1a]); // i32.const 1 ... drop
     for (name, module) in [("blocks", blocks), ("values", values)] {
         let bot = sb
@@ -395,5 +396,81 @@ fn deeply_nested_code_does_not_overflow_the_hosts_stack() {
         let r = bot.invoke(&invocation(), None);
         assert_eq!(r.outcome, Outcome::Ok, "{name}: {r:?}");
     }
+    for (depth, open) in [(1_001, [0x02, 0x40]), (100_000, [0x03, 0x40])] {
+        let module = nested_module(depth, &open, &[0x0b]);
+        let e = rejected(
+            &sb,
+            "nested",
+            &module,
+            &[&format!("nests blocks {depth} deep"), "1000-level limit"],
+        );
+        assert!(matches!(e.error, LoadError::TooComplex(_)), "{e}");
+    }
     assert_host_unharmed(&sb);
+}
+
+/// A module of `n` empty functions (built as bytes, fast).
+fn many_functions(n: u32) -> Vec<u8> {
+    let section = |id: u8, body: &[u8], out: &mut Vec<u8>| {
+        out.push(id);
+        leb(body.len() as u32, out);
+        out.extend_from_slice(body);
+    };
+    let mut m = b"\0asm\x01\0\0\0".to_vec();
+    section(1, &[1, 0x60, 0, 0], &mut m);
+    let mut funcs = Vec::new();
+    leb(n, &mut funcs);
+    funcs.extend(std::iter::repeat_n(0u8, n as usize));
+    section(3, &funcs, &mut m);
+    section(5, &[1, 0, 1], &mut m);
+    let mut exports = vec![2, 6];
+    exports.extend_from_slice(b"_start\x00\x00\x06memory\x02\x00");
+    section(7, &exports, &mut m);
+    let mut code = Vec::new();
+    leb(n, &mut code);
+    for _ in 0..n {
+        code.extend_from_slice(&[2, 0, 0x0b]);
+    }
+    section(10, &code, &mut m);
+    m
+}
+
+/// A module of a million empty functions (4 MB; it once took 77 s and 5.6 GB to compile) is
+/// refused at load, by count, in no time; so is one just past the 50,000-function limit.
+#[test]
+fn a_million_functions_are_refused_at_load() {
+    let sb = sandbox();
+    for n in [1_000_000, 50_001] {
+        let e = rejected(
+            &sb,
+            "functions",
+            &many_functions(n),
+            &[&format!("defines {n} functions"), "50000-function limit"],
+        );
+        assert!(matches!(e.error, LoadError::TooComplex(_)), "{e}");
+    }
+    assert_host_unharmed(&sb);
+}
+
+/// Two tables are refused at load whichever allocator is in use (the on-demand one once
+/// accepted them and then failed every invocation).
+#[test]
+fn a_second_table_is_refused_at_load_with_and_without_pooling() {
+    let module = wat::parse_str(
+        r#"(module (memory (export "memory") 1) (table 1 funcref) (table 1 funcref)
+             (func (export "_start")))"#,
+    )
+    .unwrap();
+    for pooling in [true, false] {
+        let sb = Sandbox::new(SandboxOptions {
+            engine: koth::sandbox::EngineOptions {
+                pooling,
+                ..Default::default()
+            },
+            ..SandboxOptions::default()
+        })
+        .unwrap();
+        let e = rejected(&sb, "tables", &module, &["declares a second table"]);
+        assert!(matches!(e.error, LoadError::Table(_)), "{e}");
+    }
 }
