@@ -46,3 +46,30 @@ fn trailing_slash_on_a_dangling_symlink_is_enoent() {
     assert_eq!(d.snapshot(), vec![file("history.txt", HISTORY)]);
     assert_host_unharmed(&sb);
 }
+
+/// With a full 4 GiB memory, arrays that would run past 2³² are `EFAULT` in `args_get`,
+/// `poll_oneoff` and `fd_prestat_get` rather than wrapping to the bottom of memory.
+#[test]
+fn pointer_arithmetic_never_wraps_past_4_gib() {
+    let four_gib = 4u64 << 30;
+    let sb = koth::sandbox::Sandbox::new(koth::sandbox::SandboxOptions {
+        engine: koth::sandbox::EngineOptions {
+            pooling: false,
+            max_memory_bytes: four_gib,
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .expect("sandbox");
+    let bot = load(&sb, "wrap_4gib");
+    let r = bot.invoke(
+        &invocation_with(koth::sandbox::Limits {
+            memory_bytes: four_gib,
+            ..Default::default()
+        }),
+        Some(&mut coup_dir()),
+    );
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    let fault = errno(Errno::Fault);
+    assert_eq!(values(&r), vec![1, fault, fault, fault, fault, fault, 0]);
+}

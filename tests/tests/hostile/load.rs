@@ -474,3 +474,38 @@ fn a_second_table_is_refused_at_load_with_and_without_pooling() {
         assert!(matches!(e.error, LoadError::Table(_)), "{e}");
     }
 }
+
+/// The compiled-code cache is native code the host runs: a folder its group or other users
+/// can write to is refused, saying why; a missing one is created private, and works.
+#[test]
+fn a_cache_folder_others_can_write_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().expect("a temp dir");
+    let open = tmp.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let options = |dir: &std::path::Path| SandboxOptions {
+        cache_dir: Some(dir.to_path_buf()),
+        ..SandboxOptions::default()
+    };
+    let e = Sandbox::new(options(&open))
+        .err()
+        .expect("a world-writable cache must be refused");
+    let shown = e.to_string();
+    assert!(
+        shown.contains("refusing the compiled-code cache")
+            && shown.contains("may write to it (mode 777)")
+            && shown.contains("--no-cache"),
+        "{shown}"
+    );
+    let private = tmp.path().join("private");
+    for _ in 0..2 {
+        // The second time, from the cache.
+        let sb = Sandbox::new(options(&private)).expect("a fresh cache folder");
+        load(&sb, "well_behaved");
+    }
+    let mode = std::fs::metadata(&private).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700);
+    let files: Vec<_> = std::fs::read_dir(&private).unwrap().collect();
+    assert_eq!(files.len(), 1);
+}
