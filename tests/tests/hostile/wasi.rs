@@ -217,12 +217,12 @@ fn host_calls_cost_100_fuel_plus_one_per_byte_and_the_clock_follows_fuel() {
         );
         assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
         assert_eq!(r.stderr.len(), n as usize);
-        // The clock was read just before the last host call (100, 16 for its one iovec,
+        // The clock was read just before the last host call (100, 32 for its one iovec,
         // 8 bytes) and a few instructions: the fuel used is the clock's advance plus that.
         let clock = u64::from_le_bytes(r.stdout[..8].try_into().unwrap());
         let tail = r.fuel_used - (clock - start);
         assert!(
-            (100 + 100 + 16 + 8..100 + 100 + 16 + 8 + 20).contains(&tail),
+            (100 + 100 + 32 + 8..100 + 100 + 32 + 8 + 20).contains(&tail),
             "fuel after the clock read: {tail}"
         );
         r.fuel_used

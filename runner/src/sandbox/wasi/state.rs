@@ -13,11 +13,11 @@ pub const REALTIME_ORIGIN_NS: u64 = 946_684_800 * 1_000_000_000;
 /// Fuel charged for every host call, on top of the guest's own instructions.
 pub const HOST_CALL_FUEL: u64 = 100;
 /// Fuel per iovec a read or write passes (decoded, bounds-checked, gathered).
-pub const IOVEC_FUEL: u64 = 16;
+pub const IOVEC_FUEL: u64 = 32;
 /// Fuel per `poll_oneoff` subscription (decoded, answered with a 32-byte event).
-pub const SUBSCRIPTION_FUEL: u64 = 40;
+pub const SUBSCRIPTION_FUEL: u64 = 64;
 /// Fuel per argument `args_get` and `args_sizes_get` go through.
-pub const ARG_FUEL: u64 = 8;
+pub const ARG_FUEL: u64 = 32;
 
 /// Why a host call ends the invocation (returned to wasmtime as the trap's error).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
