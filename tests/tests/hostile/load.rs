@@ -261,9 +261,8 @@ fn a_100_mb_module_is_too_large_and_refused_fast() {
     );
     drop(bytes);
     // From a file: refused from its size on disk, without reading it (a sparse file).
-    let dir = std::env::temp_dir().join(format!("koth-hostile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("huge.wasm");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.wasm");
     std::fs::File::create(&path)
         .unwrap()
         .set_len(100_000_000)
@@ -285,7 +284,7 @@ fn a_100_mb_module_is_too_large_and_refused_fast() {
         shown.starts_with(&format!("bot `huge` ({}): ", path.display())),
         "{shown}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
+    drop(dir);
     assert!(
         started.elapsed() < Duration::from_secs(5),
         "took {:?}",
