@@ -58,6 +58,8 @@ pub struct LoadLimits {
     /// Deepest nesting of blocks, loops and ifs in one function (the compiler's memory and
     /// time grow with it).
     pub nesting: u64,
+    /// Most globals a module may define (each takes room in every instance).
+    pub globals: u64,
 }
 
 impl Default for LoadLimits {
@@ -69,6 +71,7 @@ impl Default for LoadLimits {
             table_elements: Limits::default().table_elements,
             functions: 50_000,
             nesting: 1_000,
+            globals: 10_000,
         }
     }
 }

@@ -508,3 +508,31 @@ fn a_cache_folder_others_can_write_is_refused() {
     let files: Vec<_> = std::fs::read_dir(&private).unwrap().collect();
     assert_eq!(files.len(), 1);
 }
+
+/// A module past 10,000 globals (a million took 16 MB in every instance) is refused at load,
+/// with and without pooling (the pooling allocator alone used to refuse it, by instance size).
+#[test]
+fn too_many_globals_are_refused_on_every_allocator() {
+    let mut text =
+        String::from("(module (memory (export \"memory\") 1) (func (export \"_start\"))");
+    text.push_str(&"(global i32 (i32.const 0))".repeat(10_001));
+    text.push(')');
+    let module = wat::parse_str(&text).unwrap();
+    for pooling in [true, false] {
+        let sb = Sandbox::new(SandboxOptions {
+            engine: koth::sandbox::EngineOptions {
+                pooling,
+                ..Default::default()
+            },
+            ..SandboxOptions::default()
+        })
+        .unwrap();
+        let e = rejected(
+            &sb,
+            "globals",
+            &module,
+            &["defines 10001 globals", "10000-global limit"],
+        );
+        assert!(matches!(e.error, LoadError::TooComplex(_)), "{e}");
+    }
+}
