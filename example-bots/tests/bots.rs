@@ -8,7 +8,6 @@ use koth_guest::coup::{cards_to_string, legal_actions, parse_cards, Card};
 use koth_guest::Rng;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Every bot binary, by name.
 fn bots() -> Vec<(&'static str, PathBuf)> {
@@ -23,16 +22,29 @@ fn bots() -> Vec<(&'static str, PathBuf)> {
     ]
 }
 
-/// A fresh empty directory: the bot's own directory, as koth gives it.
-fn temp_dir(tag: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "koth-example-bots-{tag}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh empty directory: the bot's own directory, as koth gives it. Deleted when dropped.
+fn temp_dir(tag: &str) -> TempPath {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("koth-example-bots-{tag}-"))
+        .tempdir()
+        .unwrap();
+    TempPath(dir)
+}
+
+/// A temporary directory, usable as a path, deleted when dropped.
+struct TempPath(tempfile::TempDir);
+
+impl std::ops::Deref for TempPath {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for TempPath {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
 }
 
 /// What one invocation did.
@@ -254,7 +266,7 @@ fn sdk_bots_fail_cleanly_on_bad_argv() {
 struct Seat {
     name: &'static str,
     exe: PathBuf,
-    dir: PathBuf,
+    dir: TempPath,
     coins: i32,
     cards: Vec<Card>,
 }

@@ -1,7 +1,7 @@
 ;; Attack: paths that try to leave the virtual directory. `..` at the root is ENOTCAPABLE
-;; (never clamped), absolute paths start at the virtual root (so /etc/passwd does not exist,
-;; ENOENT, and creating /etc/passwd creates it inside the bot's own directory), and a
-;; directory descriptor below the root can go up to the root but not past it.
+;; (never clamped), absolute paths are ENOTCAPABLE at the WASI level (as in every standard
+;; runtime: libc resolves /x against the preopen named / before calling WASI), and a
+;; directory descriptor below the root cannot go past the root.
 ;; Emits one value per step (errnos unless said otherwise), in the order of the comments.
 (module
   (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
@@ -119,7 +119,7 @@
     (local $a i32) (local $file i32)
     ;; 1. ".." from the root.
     (call $emit (call $open (i32.const 3) (global.get $dotdot) (i32.const 0) (i32.const 0)))
-    ;; 2. "/etc/passwd": the virtual root has no etc.
+    ;; 2. "/etc/passwd": absolute, refused.
     (call $emit (call $open (i32.const 3) (global.get $etc_passwd) (i32.const 0) (i32.const 0)))
     ;; 3. mkdir a; 4. "a/../../x"; 5. the same with CREAT (nothing may be created anywhere).
     (call $emit (call $mkdir (i32.const 3) (global.get $a)))
@@ -132,7 +132,7 @@
     (call $emit (call $open (i32.const 3) (global.get $a_up_history) (i32.const 0) (i32.const 0)))
     (call $emit (call $read (call $fd)))
     (call $emit (call $count))
-    ;; 11. "/history.txt" and 12. "./history.txt" both name the history file.
+    ;; 11. "/history.txt" is absolute (ENOTCAPABLE); 12. "./history.txt" names the history file.
     (call $emit (call $open (i32.const 3) (global.get $slash_history) (i32.const 0) (i32.const 0)))
     (call $emit (call $open (i32.const 3) (global.get $dot_history) (i32.const 0) (i32.const 0)))
     ;; 13. stat "..": above the root too.
@@ -140,16 +140,16 @@
     ;; 14. "a/.." is the root; 15. "a/../.." is above it.
     (call $emit (call $open (i32.const 3) (global.get $a_up) (i32.const 2) (i32.const 0)))
     (call $emit (call $open (i32.const 3) (global.get $a_up_up) (i32.const 2) (i32.const 0)))
-    ;; From a descriptor on "a" (16): 17. "../.." escapes; 18. ".." is the root;
-    ;; 19. "../history.txt" is inside; 20. "/history.txt" starts at the virtual root.
+    ;; From a descriptor on "a" (16), a capability for a's subtree only: 17. "../..",
+    ;; 18. "..", 19. "../history.txt" climb above it; 20. "/history.txt" is absolute.
     (call $emit (call $open (i32.const 3) (global.get $a) (i32.const 2) (i32.const 0)))
     (local.set $a (call $fd))
     (call $emit (call $open (local.get $a) (global.get $up_up) (i32.const 0) (i32.const 0)))
     (call $emit (call $open (local.get $a) (global.get $dotdot) (i32.const 2) (i32.const 0)))
     (call $emit (call $open (local.get $a) (global.get $up_history) (i32.const 0) (i32.const 0)))
     (call $emit (call $open (local.get $a) (global.get $slash_history) (i32.const 0) (i32.const 0)))
-    ;; 21. mkdir "/etc", 22. create "/etc/passwd", 23. write "pwned" into it: all inside the
-    ;; bot's own directory.
+    ;; 21. mkdir "/etc", 22. create "/etc/passwd": absolute; 23. write "pwned" into the last
+    ;; descriptor opened (a's, a directory).
     (call $emit (call $mkdir (i32.const 3) (global.get $slash_etc)))
     (call $emit (call $open (i32.const 3) (global.get $etc_passwd) (i32.const 1) (i32.const 0)))
     (call $emit (call $write (call $fd) (global.get $pwned)))

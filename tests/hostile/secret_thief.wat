@@ -1,6 +1,6 @@
 ;; Bot B of the isolation test: tries every path it can think of to reach bot A's secret.
-;; Its directory is its own: the names do not exist there (ENOENT), and going up is
-;; ENOTCAPABLE. No descriptor beyond 0-3 exists, and its root lists only ".", ".." and its own
+;; Its directory is its own: the names do not exist there (ENOENT), and going up or an
+;; absolute path is ENOTCAPABLE. No descriptor beyond 0-3 exists, and its root lists only ".", ".." and its own
 ;; history file.
 ;; Emits one errno per path, in the order of the strings; the count of valid descriptors among
 ;; 4..63 (0); the bytes fd_readdir returns for the root (86: three 24-byte headers and the

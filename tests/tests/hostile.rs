@@ -11,6 +11,9 @@ mod common;
 #[path = "hostile/cpu.rs"]
 mod cpu;
 
+#[path = "hostile/fuel.rs"]
+mod fuel;
+
 #[path = "hostile/memory.rs"]
 mod memory;
 
@@ -34,3 +37,6 @@ mod load;
 
 #[path = "hostile/probe.rs"]
 mod probe;
+
+#[path = "hostile/conformance.rs"]
+mod conformance;

@@ -2,7 +2,6 @@
 //! original arbiter's `get_legal_actions`; and writing moves to a real file.
 
 use super::*;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A worked example: one line split into its writes (alternately actor, opponent, ...)
 /// and the phase the writer of each is in.
@@ -404,18 +403,34 @@ fn bad_arguments_are_errors_not_panics() {
     ));
 }
 
-/// A fresh file in a fresh temporary directory.
-fn temp_history(content: &str) -> std::path::PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "koth-guest-test-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("history.txt");
+/// A fresh file in a fresh temporary directory, deleted when dropped.
+fn temp_history(content: &str) -> TempHistory {
+    let dir = tempfile::Builder::new()
+        .prefix("koth-guest-test-")
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join("history.txt");
     std::fs::write(&path, content).unwrap();
-    path
+    TempHistory { _dir: dir, path }
+}
+
+/// A history file in its own temporary directory (kept until dropped), usable as a path.
+struct TempHistory {
+    _dir: tempfile::TempDir,
+    path: std::path::PathBuf,
+}
+
+impl std::ops::Deref for TempHistory {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.path
+    }
+}
+
+impl AsRef<std::path::Path> for TempHistory {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.path
+    }
 }
 
 fn state_at(path: &std::path::Path, rest: &[&str]) -> State {

@@ -2,6 +2,8 @@
 //! classic arbiter's model (a native process per decision) measured in the same run.
 
 use super::EngineArgs;
+#[path = "bench_hostcalls.rs"]
+mod hostcalls;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use koth::games::coup::tournament::{self, CoupOptions};
@@ -27,6 +29,8 @@ enum BenchWhat {
     BankHeist(super::bench_bank_heist::BankHeistBench),
     /// A Euchre tournament: koth vs the same bots as native processes, one per decision.
     Euchre(super::bench_euchre::EuchreBench),
+    /// Host-call overhead: every WASI function's costliest loop vs a pure-wasm loop.
+    Hostcalls(hostcalls::HostcallsBench),
 }
 
 #[derive(Args)]
@@ -74,6 +78,7 @@ pub(crate) fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         BenchWhat::Coup(a) => coup_bench(a),
         BenchWhat::BankHeist(a) => super::bench_bank_heist::run(a),
         BenchWhat::Euchre(a) => super::bench_euchre::run(a),
+        BenchWhat::Hostcalls(a) => hostcalls::run(a),
     }
 }
 

@@ -1,7 +1,7 @@
 //! `koth invoke`: one invocation, everything printed, for a bot author debugging a bot.
 
 use super::EngineArgs;
-use anyhow::Context;
+use anyhow::{bail, Context};
 use clap::Args;
 use koth::sandbox::vfs::SnapshotEntry;
 use koth::sandbox::{Invocation, Limits, Vfs, VfsLimits};
@@ -14,8 +14,10 @@ pub(crate) struct InvokeArgs {
     /// The bot module.
     #[arg(value_name = "BOT.wasm")]
     bot: PathBuf,
-    /// A host folder whose top-level files become the bot's virtual directory; what the bot
-    /// leaves there is written back afterwards. Without it the bot gets an empty directory.
+    /// A host folder whose tree becomes the bot's virtual directory (top-level files as the
+    /// game's files, the rest as the bot's scratch, within the quotas; what is refused is
+    /// listed); what the bot leaves there is written back afterwards, never through a host
+    /// symlink. Without it the bot gets an empty directory.
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
     /// Give the bot no directory at all (as Bank Heist does).
@@ -40,57 +42,205 @@ pub(crate) struct InvokeArgs {
     args: Vec<String>,
 }
 
-/// Read a host folder's top-level regular files into a virtual directory.
+/// Read a host folder's whole tree into a virtual directory, within the default quotas.
+/// Top-level regular files are placed as the host places a game's files (exempt from the
+/// quota, like the history file); folders, deeper files and symlinks become the bot's own
+/// nodes, counted against the quotas. What cannot be loaded is listed on stderr with the
+/// reason: a symlink that is absolute or leads outside DIR, a special file, a name that is
+/// not UTF-8 text, or a node past a quota.
 fn load_dir(dir: &Path) -> anyhow::Result<Vfs> {
     let mut vfs = Vfs::new(VfsLimits::default());
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read --dir {}", dir.display()))?
-        .collect::<Result<_, _>>()
-        .with_context(|| format!("cannot read --dir {}", dir.display()))?;
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let name = e.file_name();
-        let ty = e.file_type()?;
-        match (name.to_str(), ty.is_file()) {
-            (Some(n), true) => {
-                let data = std::fs::read(e.path())
-                    .with_context(|| format!("cannot read {}", e.path().display()))?;
-                vfs.put_host_file(n, &data);
+    let mut refused = 0usize;
+    // Depth first in sorted order, so the same tree always loads the same way.
+    let mut pending: Vec<(PathBuf, String)> = vec![(dir.to_path_buf(), String::new())];
+    while let Some((host, rel)) = pending.pop() {
+        let mut entries: Vec<_> = std::fs::read_dir(&host)
+            .with_context(|| format!("cannot read {}", host.display()))?
+            .collect::<Result<_, _>>()
+            .with_context(|| format!("cannot read {}", host.display()))?;
+        entries.sort_by_key(|e| std::cmp::Reverse(e.file_name()));
+        for e in entries {
+            let path = e.path();
+            let mut refuse = |why: String| {
+                refused += 1;
+                eprintln!("note: {} not loaded: {why}", path.display());
+            };
+            let Some(name) = e.file_name().to_str().map(str::to_string) else {
+                refuse("its name is not UTF-8".into());
+                continue;
+            };
+            let vpath = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            let ty = e
+                .file_type()
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            if ty.is_symlink() {
+                let target = std::fs::read_link(&path)
+                    .with_context(|| format!("cannot read the link {}", path.display()))?;
+                let Some(t) = target.to_str() else {
+                    refuse("its target is not UTF-8".into());
+                    continue;
+                };
+                if !stays_inside(&rel, t) {
+                    refuse(format!(
+                        "symlink to {t}, which is absolute or leads outside the folder"
+                    ));
+                    continue;
+                }
+                if let Err(e) = vfs.symlink(t.as_bytes(), Vfs::ROOT, vpath.as_bytes()) {
+                    refuse(format!("symlink refused: {}", reason(e)));
+                }
+            } else if ty.is_dir() {
+                match vfs.mkdir(Vfs::ROOT, vpath.as_bytes()) {
+                    Ok(()) => pending.push((path, vpath)),
+                    Err(e) => refuse(format!("folder refused, with all it holds: {}", reason(e))),
+                }
+            } else if ty.is_file() {
+                let data = std::fs::read(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                if rel.is_empty() {
+                    if !valid_entry_name(&name) {
+                        refuse("its name is not a valid entry name (control characters?)".into());
+                        continue;
+                    }
+                    vfs.put_host_file(&name, &data);
+                } else if let Err(e) = put_file(&mut vfs, &vpath, &data) {
+                    refuse(format!("file refused: {}", reason(e)));
+                }
+            } else {
+                refuse("not a regular file, folder or symlink".into());
             }
-            _ => eprintln!(
-                "note: {} skipped (only top-level regular files with UTF-8 names are loaded)",
-                e.path().display()
-            ),
         }
+    }
+    if refused > 0 {
+        eprintln!(
+            "note: {refused} entr{} of {} not loaded (see above)",
+            if refused == 1 { "y" } else { "ies" },
+            dir.display()
+        );
     }
     Ok(vfs)
 }
 
-/// Write what the bot left in its directory back into the host folder.
+/// Why the virtual directory refused a node, in words.
+fn reason(e: koth::sandbox::Errno) -> String {
+    use koth::sandbox::Errno;
+    let limits = VfsLimits::default();
+    match e {
+        Errno::Nospc => format!(
+            "past the quota ({} bytes, {} files, folders and symlinks)",
+            limits.max_bytes, limits.max_nodes
+        ),
+        Errno::Nametoolong => format!(
+            "deeper than {} levels, or a name or target too long",
+            limits.max_depth
+        ),
+        Errno::Ilseq => "a name or target that is not printable UTF-8 text".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Whether `name` can be a host file's name (what [`Vfs::put_host_file`] requires).
+fn valid_entry_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name.len() <= koth::sandbox::vfs::MAX_NAME_LEN
+        && !name.bytes().any(|b| b < 0x20 || b == 0x7f || b == b'/')
+}
+
+/// A bot's own file at `vpath`, with `data`, counted against the quotas.
+fn put_file(vfs: &mut Vfs, vpath: &str, data: &[u8]) -> Result<(), koth::sandbox::Errno> {
+    let opts = koth::sandbox::vfs::OpenOptions {
+        create: true,
+        exclusive: true,
+        ..Default::default()
+    };
+    let node = vfs.open(Vfs::ROOT, vpath.as_bytes(), opts)?;
+    if let Err(e) = vfs.write_at(node, 0, data) {
+        let _ = vfs.unlink(Vfs::ROOT, vpath.as_bytes());
+        return Err(e);
+    }
+    Ok(())
+}
+
+/// Whether a symlink in the folder `rel` (relative to DIR, `""` for DIR itself) with this
+/// target stays inside DIR, judged on the text alone: relative, and no `..` climbs above DIR.
+fn stays_inside(rel: &str, target: &str) -> bool {
+    if target.starts_with('/') || target.is_empty() {
+        return false;
+    }
+    let mut depth = rel.split('/').filter(|c| !c.is_empty()).count();
+    for c in target.split('/') {
+        match c {
+            "" | "." => {}
+            ".." if depth == 0 => return false,
+            ".." => depth -= 1,
+            _ => depth += 1,
+        }
+    }
+    true
+}
+
+/// The first host symlink on the way from `dir` to `dir/rel` (the last component included),
+/// if any. Writing through one would land outside DIR.
+fn host_symlink_on_path(dir: &Path, rel: &str) -> Option<PathBuf> {
+    let mut at = dir.to_path_buf();
+    for c in rel.split('/').filter(|c| !c.is_empty()) {
+        at.push(c);
+        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Some(at);
+        }
+    }
+    None
+}
+
+/// Write what the bot left in its directory back into the host folder. Nothing is written
+/// through a host symlink, at any depth: `sub -> ../victim` in DIR must not let a bot's
+/// `sub/pwned` land in `victim/`.
 fn save_dir(vfs: &Vfs, dir: &Path) -> anyhow::Result<()> {
     for entry in vfs.snapshot() {
+        let rel = match &entry {
+            SnapshotEntry::Dir(p) | SnapshotEntry::File(p, _) | SnapshotEntry::Symlink(p, _) => p,
+        };
+        if let Some(link) = host_symlink_on_path(dir, rel) {
+            if !matches!(entry, SnapshotEntry::Symlink(..)) {
+                eprintln!(
+                    "note: {rel} not written back: {} is a symlink on the host",
+                    link.display()
+                );
+            }
+            continue;
+        }
         match entry {
             SnapshotEntry::Dir(p) => std::fs::create_dir_all(dir.join(&p))?,
             SnapshotEntry::File(p, data) => {
                 let target = dir.join(&p);
-                if std::fs::symlink_metadata(&target)
-                    .map(|m| m.file_type().is_symlink())
-                    .unwrap_or(false)
-                {
-                    eprintln!("note: {p} not written back: it is a symlink on the host");
-                    continue;
-                }
                 if std::fs::read(&target).ok().as_deref() != Some(&data[..]) {
                     std::fs::write(&target, &data)?;
                 }
             }
-            SnapshotEntry::Symlink(p, t) => eprintln!("note: symlink {p} -> {t} not written back"),
+            SnapshotEntry::Symlink(p, t) => {
+                eprintln!("note: symlink {p} -> {t} not written back")
+            }
         }
     }
     Ok(())
 }
 
+/// Largest `--memory`: a 32-bit linear memory holds at most 4 GiB.
+const MAX_MEMORY_MIB: u64 = 4096;
+
 pub(crate) fn run(args: InvokeArgs) -> anyhow::Result<ExitCode> {
+    if args.memory == 0 || args.memory > MAX_MEMORY_MIB {
+        bail!(
+            "--memory {} MiB: must be between 1 and {MAX_MEMORY_MIB} MiB (a wasm32 memory holds at most 4 GiB)",
+            args.memory
+        );
+    }
     let memory_bytes = args.memory << 20;
     let sandbox = args.engine.sandbox(1, memory_bytes)?;
     let bot = sandbox.load_file(&args.bot, None)?;

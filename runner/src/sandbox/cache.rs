@@ -4,7 +4,19 @@
 use sha2::{Digest, Sha256};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
+use thiserror::Error;
 use wasmtime::{Engine, Module};
+
+/// A cache folder that koth refuses: what is in it is native code the host runs, so nobody
+/// but the user running koth may be able to write there.
+#[derive(Debug, Error)]
+#[error("refusing the compiled-code cache {}: {why} (compiled code there runs as native code on this host; fix it, choose another --cache-dir, or pass --no-cache)", dir.display())]
+pub struct CacheError {
+    /// The folder.
+    pub dir: PathBuf,
+    /// What is wrong with it.
+    pub why: String,
+}
 
 /// A folder of precompiled modules.
 #[derive(Debug, Clone)]
@@ -25,8 +37,63 @@ impl Hasher for ShaHasher {
     }
 }
 
+/// Why a cache folder or file must not be trusted, if it must not: another user owns it,
+/// or its group or others may write to it.
+#[cfg(unix)]
+fn untrusted(path: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => return Some(format!("cannot read its metadata: {e}")),
+    };
+    // `/proc/self` belongs to the process's effective user (Linux); elsewhere only the mode
+    // is checked.
+    if let Ok(me) = std::fs::metadata("/proc/self") {
+        if meta.uid() != me.uid() {
+            return Some(format!(
+                "it belongs to user {}, not to the user running koth ({})",
+                meta.uid(),
+                me.uid()
+            ));
+        }
+    }
+    let mode = meta.mode() & 0o7777;
+    if mode & 0o022 != 0 {
+        return Some(format!(
+            "its group or other users may write to it (mode {mode:o})"
+        ));
+    }
+    None
+}
+
+#[cfg(not(unix))]
+fn untrusted(_path: &Path) -> Option<String> {
+    None
+}
+
 impl CodeCache {
-    /// A cache in `dir` for modules compiled by `engine`.
+    /// A cache in `dir` (created private to the user if missing) for modules compiled by
+    /// `engine`, or an error if the folder is not safe: owned by another user, or writable by
+    /// its group or others.
+    pub fn open(dir: PathBuf, engine: &Engine) -> Result<Self, CacheError> {
+        if !dir.exists() {
+            let mut builder = std::fs::DirBuilder::new();
+            builder.recursive(true);
+            #[cfg(unix)]
+            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+            builder.create(&dir).map_err(|e| CacheError {
+                dir: dir.clone(),
+                why: format!("cannot create it: {e}"),
+            })?;
+        }
+        if let Some(why) = untrusted(&dir) {
+            return Err(CacheError { dir, why });
+        }
+        Ok(Self::new(dir, engine))
+    }
+
+    /// A cache in `dir` for modules compiled by `engine`, without checking the folder
+    /// (see [`CodeCache::open`]).
     pub fn new(dir: PathBuf, engine: &Engine) -> Self {
         let mut h = ShaHasher(Sha256::new());
         engine.precompile_compatibility_hash().hash(&mut h);
@@ -56,7 +123,8 @@ impl CodeCache {
     /// A cached module, if one is there and loads.
     pub fn get(&self, engine: &Engine, module_sha: &[u8; 32]) -> Option<Module> {
         let path = self.path_for(module_sha);
-        if !path.is_file() {
+        // A file someone else could have written is never loaded.
+        if !path.is_file() || untrusted(&path).is_some() {
             return None;
         }
         // SAFETY: the file was written by `put` below into koth's own cache folder from a
@@ -74,7 +142,15 @@ impl CodeCache {
         }
         let path = self.path_for(module_sha);
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        if std::fs::write(&tmp, bytes).is_ok() && std::fs::rename(&tmp, &path).is_err() {
+        // Private to the user: `get` refuses a file its group or others could write.
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let written = options
+            .open(&tmp)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, &bytes));
+        if written.is_ok() && std::fs::rename(&tmp, &path).is_err() {
             let _ = std::fs::remove_file(&tmp);
         }
     }

@@ -70,6 +70,9 @@ pub struct EngineSettings {
 /// a few MiB: stack, heap, data).
 const KEEP_RESIDENT: usize = 16 << 20;
 
+/// Largest instance context a pool slot holds (wasmtime's default is 1 MiB).
+const MAX_CORE_INSTANCE_SIZE: usize = 4 << 20;
+
 /// Maximum wasm stack: wasmtime's default, stated so that it is recorded.
 const MAX_WASM_STACK: usize = 512 * 1024;
 
@@ -116,7 +119,10 @@ pub(crate) fn build_engine(opts: &EngineOptions) -> wasmtime::Result<(Engine, En
             // Lets the kernel report which pages were touched, so resetting a slot only
             // touches those (kernel 6.7+; off silently elsewhere).
             .pagemap_scan(Enabled::Auto)
-            .table_keep_resident(64 << 10);
+            .table_keep_resident(64 << 10)
+            // Room for what the load checks allow (10,000 globals, 50,000 functions that may
+            // all be referenced), so that a module is never refused by one allocator only.
+            .max_core_instance_size(MAX_CORE_INSTANCE_SIZE);
         cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     }
     let engine = Engine::new(&cfg)?;

@@ -55,7 +55,10 @@ impl Bot {
         let mut dir = dir;
         let fs = dir.as_deref_mut().map(|d| {
             let limits = d.limits();
-            std::mem::replace(d, Vfs::new(limits))
+            let fs = std::mem::replace(d, Vfs::new(limits));
+            // Work the host did on the tree between invocations is not the guest's to pay.
+            fs.take_work();
+            fs
         });
         let state = HostState {
             limiter: Limiter {

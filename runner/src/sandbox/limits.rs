@@ -53,6 +53,13 @@ pub struct LoadLimits {
     pub memory_bytes: u64,
     /// Largest initial table a module may declare, in elements.
     pub table_elements: u32,
+    /// Most functions a module may define (the compiler's memory grows with them).
+    pub functions: u64,
+    /// Deepest nesting of blocks, loops and ifs in one function (the compiler's memory and
+    /// time grow with it).
+    pub nesting: u64,
+    /// Most globals a module may define (each takes room in every instance).
+    pub globals: u64,
 }
 
 impl Default for LoadLimits {
@@ -62,6 +69,9 @@ impl Default for LoadLimits {
             compile_ms: 120_000,
             memory_bytes: Limits::default().memory_bytes,
             table_elements: Limits::default().table_elements,
+            functions: 50_000,
+            nesting: 1_000,
+            globals: 10_000,
         }
     }
 }

@@ -47,6 +47,10 @@ pub enum LoadError {
     /// A table declaration breaks the rules.
     #[error("{0}")]
     Table(String),
+    /// The module has more functions, or deeper nesting, than the compiler is allowed to
+    /// take on: the compiler's memory and time grow with both, and fuel does not bound them.
+    #[error("{0}")]
+    TooComplex(String),
     /// Compiling took longer than allowed.
     #[error("compiling took longer than {0} ms (a compile bomb?)")]
     CompileTimeout(u64),
@@ -67,6 +71,8 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
         return Err(LoadError::NotWasm);
     }
     let mut memories = 0u32;
+    let mut tables = 0u32;
+    let mut functions = 0u64;
     let mut has_start = false;
     let mut has_memory_export = false;
     let invalid = |e: wasmparser::BinaryReaderError| LoadError::Invalid(e.to_string());
@@ -130,6 +136,14 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
             Payload::TableSection(reader) => {
                 for table in reader {
                     let table = table.map_err(invalid)?;
+                    // Checked here so that every allocator refuses it the same way at load
+                    // (the on-demand one would only fail at every instantiation).
+                    tables += 1;
+                    if tables > 1 {
+                        return Err(LoadError::Table(
+                            "declares a second table (one table per module is allowed)".into(),
+                        ));
+                    }
                     if table.ty.initial > limits.table_elements as u64 {
                         return Err(LoadError::Table(format!(
                             "declares a table of {} elements, above the {}-element limit",
@@ -150,6 +164,35 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
                     }
                 }
             }
+            Payload::GlobalSection(reader) => {
+                // Globals live in the instance's context: past the cap the pooling allocator
+                // refuses the module and the on-demand one does not; refuse it on both.
+                if u64::from(reader.count()) > limits.globals {
+                    return Err(LoadError::TooComplex(format!(
+                        "defines {} globals, above the {}-global limit",
+                        reader.count(),
+                        limits.globals
+                    )));
+                }
+            }
+            Payload::FunctionSection(reader) => {
+                functions += u64::from(reader.count());
+                if functions > limits.functions {
+                    return Err(LoadError::TooComplex(format!(
+                        "defines {functions} functions, above the {}-function limit (compiling costs memory per function)",
+                        limits.functions
+                    )));
+                }
+            }
+            Payload::CodeSectionEntry(body) => {
+                let depth = max_nesting(&body).map_err(invalid)?;
+                if depth > limits.nesting {
+                    return Err(LoadError::TooComplex(format!(
+                        "nests blocks {depth} deep in one function, above the {}-level limit (compiling costs memory per level)",
+                        limits.nesting
+                    )));
+                }
+            }
             _ => {}
         }
     }
@@ -162,6 +205,27 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
         return Err(LoadError::MissingExport("its linear memory as `memory`"));
     }
     Ok(())
+}
+
+/// The deepest nesting of `block`, `loop`, `if` and `try_table` in a function body.
+fn max_nesting(body: &wasmparser::FunctionBody) -> Result<u64, wasmparser::BinaryReaderError> {
+    use wasmparser::Operator;
+    let mut reader = body.get_operators_reader()?;
+    let (mut depth, mut max) = (0u64, 0u64);
+    while !reader.eof() {
+        match reader.read()? {
+            Operator::Block { .. }
+            | Operator::Loop { .. }
+            | Operator::If { .. }
+            | Operator::TryTable { .. } => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            Operator::End => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(max)
 }
 
 /// Compile on a worker thread and give up after the time bound. A compile that overruns keeps

@@ -7,6 +7,7 @@
 pub mod cache;
 pub mod engine;
 pub mod errno;
+pub mod hostcall_loops;
 mod invoke;
 pub mod limits;
 mod loader;
@@ -42,8 +43,15 @@ pub struct BotError {
 
 /// The sandbox could not be set up.
 #[derive(Debug, Error)]
-#[error("cannot create the wasm engine: {0}")]
-pub struct SetupError(String);
+#[non_exhaustive]
+pub enum SetupError {
+    /// wasmtime refused the engine settings or the WASI functions.
+    #[error("cannot create the wasm engine: {0}")]
+    Engine(String),
+    /// The compiled-code cache folder is not safe to run native code from.
+    #[error(transparent)]
+    Cache(#[from] cache::CacheError),
+}
 
 /// Options of a [`Sandbox`].
 #[derive(Debug, Clone, Default)]
@@ -104,11 +112,14 @@ impl Sandbox {
     /// A sandbox with these options.
     pub fn new(opts: SandboxOptions) -> Result<Self, SetupError> {
         let (engine, settings) =
-            engine::build_engine(&opts.engine).map_err(|e| SetupError(format!("{e:#}")))?;
+            engine::build_engine(&opts.engine).map_err(|e| SetupError::Engine(format!("{e:#}")))?;
         engine::start_epoch_ticker(&engine);
         let mut linker = Linker::new(&engine);
-        wasi::add_to_linker(&mut linker).map_err(|e| SetupError(format!("{e:#}")))?;
-        let cache = opts.cache_dir.map(|d| CodeCache::new(d, &engine));
+        wasi::add_to_linker(&mut linker).map_err(|e| SetupError::Engine(format!("{e:#}")))?;
+        let cache = match opts.cache_dir {
+            Some(d) => Some(CodeCache::open(d, &engine)?),
+            None => None,
+        };
         Ok(Sandbox {
             engine,
             linker,

@@ -261,9 +261,8 @@ fn a_100_mb_module_is_too_large_and_refused_fast() {
     );
     drop(bytes);
     // From a file: refused from its size on disk, without reading it (a sparse file).
-    let dir = std::env::temp_dir().join(format!("koth-hostile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("huge.wasm");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.wasm");
     std::fs::File::create(&path)
         .unwrap()
         .set_len(100_000_000)
@@ -285,7 +284,7 @@ fn a_100_mb_module_is_too_large_and_refused_fast() {
         shown.starts_with(&format!("bot `huge` ({}): ", path.display())),
         "{shown}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
+    drop(dir);
     assert!(
         started.elapsed() < Duration::from_secs(5),
         "took {:?}",
@@ -379,14 +378,15 @@ fn nested_module(depth: usize, open: &[u8], close: &[u8]) -> Vec<u8> {
 }
 
 /// Deep nesting is handled without recursion on the host's stack (a stack overflow there
-/// would abort the whole tournament): 100,000 nested blocks, and 100,000 values on the
-/// operand stack, load and run.
+/// would abort the whole tournament): 100,000 values on the operand stack load and run, and
+/// 1,000 nested blocks (the limit) too; 100,000 nested blocks are refused at load, before the
+/// compiler sees them (150,000 nested loops once took 71 s and 3.1 GB to compile).
 #[test]
 fn deeply_nested_code_does_not_overflow_the_hosts_stack() {
     let sb = sandbox();
     // Compiling this takes memory: keep it out of the other attacks' resident-size checks.
     let _quiet = heavy();
-    let blocks = nested_module(100_000, &[0x02, 0x40], &[0x0b]); // block ... end
+    let blocks = nested_module(1_000, &[0x02, 0x40], &[0x0b]); // block ... end
     let values = nested_module(100_000, &[0x41, 0x01], &[0x1a]); // i32.const 1 ... drop
     for (name, module) in [("blocks", blocks), ("values", values)] {
         let bot = sb
@@ -395,5 +395,144 @@ fn deeply_nested_code_does_not_overflow_the_hosts_stack() {
         let r = bot.invoke(&invocation(), None);
         assert_eq!(r.outcome, Outcome::Ok, "{name}: {r:?}");
     }
+    for (depth, open) in [(1_001, [0x02, 0x40]), (100_000, [0x03, 0x40])] {
+        let module = nested_module(depth, &open, &[0x0b]);
+        let e = rejected(
+            &sb,
+            "nested",
+            &module,
+            &[&format!("nests blocks {depth} deep"), "1000-level limit"],
+        );
+        assert!(matches!(e.error, LoadError::TooComplex(_)), "{e}");
+    }
     assert_host_unharmed(&sb);
+}
+
+/// A module of `n` empty functions (built as bytes, fast).
+fn many_functions(n: u32) -> Vec<u8> {
+    let section = |id: u8, body: &[u8], out: &mut Vec<u8>| {
+        out.push(id);
+        leb(body.len() as u32, out);
+        out.extend_from_slice(body);
+    };
+    let mut m = b"\0asm\x01\0\0\0".to_vec();
+    section(1, &[1, 0x60, 0, 0], &mut m);
+    let mut funcs = Vec::new();
+    leb(n, &mut funcs);
+    funcs.extend(std::iter::repeat_n(0u8, n as usize));
+    section(3, &funcs, &mut m);
+    section(5, &[1, 0, 1], &mut m);
+    let mut exports = vec![2, 6];
+    exports.extend_from_slice(b"_start\x00\x00\x06memory\x02\x00");
+    section(7, &exports, &mut m);
+    let mut code = Vec::new();
+    leb(n, &mut code);
+    for _ in 0..n {
+        code.extend_from_slice(&[2, 0, 0x0b]);
+    }
+    section(10, &code, &mut m);
+    m
+}
+
+/// A module of a million empty functions (4 MB; it once took 77 s and 5.6 GB to compile) is
+/// refused at load, by count, in no time; so is one just past the 50,000-function limit.
+#[test]
+fn a_million_functions_are_refused_at_load() {
+    let sb = sandbox();
+    for n in [1_000_000, 50_001] {
+        let e = rejected(
+            &sb,
+            "functions",
+            &many_functions(n),
+            &[&format!("defines {n} functions"), "50000-function limit"],
+        );
+        assert!(matches!(e.error, LoadError::TooComplex(_)), "{e}");
+    }
+    assert_host_unharmed(&sb);
+}
+
+/// Two tables are refused at load whichever allocator is in use (the on-demand one once
+/// accepted them and then failed every invocation).
+#[test]
+fn a_second_table_is_refused_at_load_with_and_without_pooling() {
+    let module = wat::parse_str(
+        r#"(module (memory (export "memory") 1) (table 1 funcref) (table 1 funcref)
+             (func (export "_start")))"#,
+    )
+    .unwrap();
+    for pooling in [true, false] {
+        let sb = Sandbox::new(SandboxOptions {
+            engine: koth::sandbox::EngineOptions {
+                pooling,
+                ..Default::default()
+            },
+            ..SandboxOptions::default()
+        })
+        .unwrap();
+        let e = rejected(&sb, "tables", &module, &["declares a second table"]);
+        assert!(matches!(e.error, LoadError::Table(_)), "{e}");
+    }
+}
+
+/// The compiled-code cache is native code the host runs: a folder its group or other users
+/// can write to is refused, saying why; a missing one is created private, and works.
+#[test]
+fn a_cache_folder_others_can_write_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().expect("a temp dir");
+    let open = tmp.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let options = |dir: &std::path::Path| SandboxOptions {
+        cache_dir: Some(dir.to_path_buf()),
+        ..SandboxOptions::default()
+    };
+    let e = Sandbox::new(options(&open))
+        .err()
+        .expect("a world-writable cache must be refused");
+    let shown = e.to_string();
+    assert!(
+        shown.contains("refusing the compiled-code cache")
+            && shown.contains("may write to it (mode 777)")
+            && shown.contains("--no-cache"),
+        "{shown}"
+    );
+    let private = tmp.path().join("private");
+    for _ in 0..2 {
+        // The second time, from the cache.
+        let sb = Sandbox::new(options(&private)).expect("a fresh cache folder");
+        load(&sb, "well_behaved");
+    }
+    let mode = std::fs::metadata(&private).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700);
+    let files: Vec<_> = std::fs::read_dir(&private).unwrap().collect();
+    assert_eq!(files.len(), 1);
+}
+
+/// A module past 10,000 globals (a million took 16 MB in every instance) is refused at load,
+/// with and without pooling (the pooling allocator alone used to refuse it, by instance size).
+#[test]
+fn too_many_globals_are_refused_on_every_allocator() {
+    let mut text =
+        String::from("(module (memory (export \"memory\") 1) (func (export \"_start\"))");
+    text.push_str(&"(global i32 (i32.const 0))".repeat(10_001));
+    text.push(')');
+    let module = wat::parse_str(&text).unwrap();
+    for pooling in [true, false] {
+        let sb = Sandbox::new(SandboxOptions {
+            engine: koth::sandbox::EngineOptions {
+                pooling,
+                ..Default::default()
+            },
+            ..SandboxOptions::default()
+        })
+        .unwrap();
+        let e = rejected(
+            &sb,
+            "globals",
+            &module,
+            &["defines 10001 globals", "10000-global limit"],
+        );
+        assert!(matches!(e.error, LoadError::TooComplex(_)), "{e}");
+    }
 }

@@ -3,11 +3,35 @@
 /// Import module name of WASI preview 1.
 pub const MODULE: &str = "wasi_snapshot_preview1";
 
-// Rights (only the ones koth looks at are named; the rest ride along in `ALL_RIGHTS`).
+// Rights.
+pub const RIGHT_FD_DATASYNC: u64 = 1 << 0;
 pub const RIGHT_FD_READ: u64 = 1 << 1;
 pub const RIGHT_FD_SEEK: u64 = 1 << 2;
+pub const RIGHT_FD_FDSTAT_SET_FLAGS: u64 = 1 << 3;
+pub const RIGHT_FD_SYNC: u64 = 1 << 4;
 pub const RIGHT_FD_TELL: u64 = 1 << 5;
 pub const RIGHT_FD_WRITE: u64 = 1 << 6;
+pub const RIGHT_FD_ADVISE: u64 = 1 << 7;
+pub const RIGHT_FD_ALLOCATE: u64 = 1 << 8;
+pub const RIGHT_PATH_CREATE_DIRECTORY: u64 = 1 << 9;
+pub const RIGHT_PATH_CREATE_FILE: u64 = 1 << 10;
+pub const RIGHT_PATH_LINK_SOURCE: u64 = 1 << 11;
+pub const RIGHT_PATH_LINK_TARGET: u64 = 1 << 12;
+pub const RIGHT_PATH_OPEN: u64 = 1 << 13;
+pub const RIGHT_FD_READDIR: u64 = 1 << 14;
+pub const RIGHT_PATH_READLINK: u64 = 1 << 15;
+pub const RIGHT_PATH_RENAME_SOURCE: u64 = 1 << 16;
+pub const RIGHT_PATH_RENAME_TARGET: u64 = 1 << 17;
+pub const RIGHT_PATH_FILESTAT_GET: u64 = 1 << 18;
+pub const RIGHT_PATH_FILESTAT_SET_SIZE: u64 = 1 << 19;
+pub const RIGHT_PATH_FILESTAT_SET_TIMES: u64 = 1 << 20;
+pub const RIGHT_FD_FILESTAT_GET: u64 = 1 << 21;
+pub const RIGHT_FD_FILESTAT_SET_SIZE: u64 = 1 << 22;
+pub const RIGHT_FD_FILESTAT_SET_TIMES: u64 = 1 << 23;
+pub const RIGHT_PATH_SYMLINK: u64 = 1 << 24;
+pub const RIGHT_PATH_REMOVE_DIRECTORY: u64 = 1 << 25;
+pub const RIGHT_PATH_UNLINK_FILE: u64 = 1 << 26;
+pub const RIGHT_POLL_FD_READWRITE: u64 = 1 << 27;
 /// Every right defined by preview 1.
 pub const ALL_RIGHTS: u64 = (1 << 30) - 1;
 /// Rights that only make sense on directories.
@@ -28,6 +52,23 @@ pub const DIR_ONLY_RIGHTS: u64 = (1 << 9)
     | (1 << 26);
 /// Rights of a regular file descriptor.
 pub const FILE_RIGHTS: u64 = ALL_RIGHTS & !DIR_ONLY_RIGHTS & !((1 << 28) | (1 << 29));
+/// Rights a directory descriptor can hold: no reading, writing, seeking or resizing.
+pub const DIR_BASE_RIGHTS: u64 = DIR_ONLY_RIGHTS
+    | RIGHT_FD_DATASYNC
+    | RIGHT_FD_SYNC
+    | RIGHT_FD_FDSTAT_SET_FLAGS
+    | RIGHT_FD_FILESTAT_GET
+    | RIGHT_FD_FILESTAT_SET_TIMES
+    | RIGHT_POLL_FD_READWRITE;
+/// Rights a directory descriptor can pass on to what is opened through it.
+pub const DIR_INHERITING_RIGHTS: u64 = DIR_BASE_RIGHTS | FILE_RIGHTS;
+/// Rights of stdin, stdout and stderr: streams, so no seeking, telling or resizing.
+pub const STDIO_RIGHTS: u64 = FILE_RIGHTS
+    & !(RIGHT_FD_SEEK
+        | RIGHT_FD_TELL
+        | RIGHT_FD_ALLOCATE
+        | RIGHT_FD_ADVISE
+        | RIGHT_FD_FILESTAT_SET_SIZE);
 
 // File types.
 pub const FILETYPE_UNKNOWN: u8 = 0;

@@ -3,7 +3,7 @@
 use super::abi::*;
 use super::fds::Fd;
 use super::mem::Mem;
-use super::state::{CallResult, HostState, Stop};
+use super::state::{CallResult, HostState, Stop, ARG_FUEL, SUBSCRIPTION_FUEL};
 use crate::sandbox::errno::Errno;
 use rand_core::RngCore;
 
@@ -13,19 +13,32 @@ pub(crate) fn args_sizes_get(
     count: u32,
     size: u32,
 ) -> CallResult {
+    st.charge_fuel(st.args.len() as u64 * ARG_FUEL);
     let bytes: usize = st.args.iter().map(|a| a.len() + 1).sum();
     mem.write_u32(count, st.args.len() as u32)?;
     mem.write_u32(size, bytes as u32)?;
     Ok(())
 }
 
+/// `ptr + off` in guest address space, or `EFAULT` where it would wrap past 2³²: the
+/// guest's arrays end inside its memory or not at all.
+pub(crate) fn offset(ptr: u32, off: u64) -> Result<u32, Errno> {
+    u32::try_from(u64::from(ptr) + off).map_err(|_| Errno::Fault)
+}
+
 pub(crate) fn args_get(st: &mut HostState, mem: &mut Mem, argv: u32, buf: u32) -> CallResult {
+    let bytes: u64 = st.args.iter().map(|a| a.len() as u64 + 1).sum();
+    st.charge_fuel(st.args.len() as u64 * ARG_FUEL + bytes);
+    // Both arrays are checked whole before anything is written.
+    mem.slice(argv, offset(0, st.args.len() as u64 * 4)?)?;
+    mem.slice(buf, offset(0, bytes)?)?;
     let mut at = buf;
     for (i, arg) in st.args.iter().enumerate() {
-        mem.write_u32(argv + 4 * i as u32, at)?;
+        mem.write_u32(offset(argv, 4 * i as u64)?, at)?;
         mem.write(at, arg)?;
-        mem.write_u8(at + arg.len() as u32, 0)?;
-        at += arg.len() as u32 + 1;
+        let end = offset(at, arg.len() as u64)?;
+        mem.write_u8(end, 0)?;
+        at = offset(end, 1)?;
     }
     Ok(())
 }
@@ -82,13 +95,16 @@ struct Sub {
 }
 
 fn read_sub(mem: &Mem, at: u32) -> Result<Sub, Errno> {
+    let raw = mem.slice(at, SUBSCRIPTION_SIZE)?;
+    let u64_at = |i: usize| u64::from_le_bytes(raw[i..i + 8].try_into().unwrap_or([0; 8]));
+    let u32_at = |i: usize| u32::from_le_bytes(raw[i..i + 4].try_into().unwrap_or([0; 4]));
     Ok(Sub {
-        userdata: mem.read_u64(at)?,
-        tag: mem.read_u8(at + 8)?,
-        clock_id: mem.read_u32(at + 16)?,
-        timeout: mem.read_u64(at + 24)?,
-        flags: mem.read_u16(at + 40)?,
-        fd: mem.read_u32(at + 16)? as i32,
+        userdata: u64_at(0),
+        tag: raw[8],
+        clock_id: u32_at(16),
+        timeout: u64_at(24),
+        flags: u16::from_le_bytes([raw[40], raw[41]]),
+        fd: u32_at(16) as i32,
     })
 }
 
@@ -121,11 +137,16 @@ pub(crate) fn poll_oneoff(
     if n == 0 || n > MAX_SUBSCRIPTIONS {
         return Err(Errno::Inval.into());
     }
+    st.charge_fuel(u64::from(n) * SUBSCRIPTION_FUEL);
+    // Both arrays are checked whole first: one that would wrap past 2³² is EFAULT.
+    mem.slice(
+        input,
+        offset(0, u64::from(n) * u64::from(SUBSCRIPTION_SIZE))?,
+    )?;
+    mem.slice(output, offset(0, u64::from(n) * u64::from(EVENT_SIZE))?)?;
     let subs = (0..n)
-        .map(|i| read_sub(mem, input + i * SUBSCRIPTION_SIZE))
+        .map(|i| read_sub(mem, offset(input, u64::from(i * SUBSCRIPTION_SIZE))?))
         .collect::<Result<Vec<_>, _>>()?;
-    // Make sure the whole output array is writable before writing any event.
-    mem.slice(output, n * EVENT_SIZE)?;
     let mut events = 0u32;
     for s in subs
         .iter()
@@ -133,6 +154,9 @@ pub(crate) fn poll_oneoff(
     {
         let (err, nbytes) = match (st.fds.get(s.fd), s.tag) {
             (Err(e), _) => (e, 0),
+            (Ok(_), _) if st.fds.need(s.fd, RIGHT_POLL_FD_READWRITE).is_err() => {
+                (Errno::Notcapable, 0)
+            }
             (Ok(Fd::Stdin), EVENTTYPE_FD_READ) => {
                 (Errno::Success, (st.stdin.len() - st.stdin_pos) as u64)
             }
@@ -145,7 +169,7 @@ pub(crate) fn poll_oneoff(
         };
         write_event(
             mem,
-            output + events * EVENT_SIZE,
+            offset(output, u64::from(events * EVENT_SIZE))?,
             s.userdata,
             err,
             s.tag,
@@ -179,7 +203,7 @@ pub(crate) fn poll_oneoff(
             if fired {
                 write_event(
                     mem,
-                    output + events * EVENT_SIZE,
+                    offset(output, u64::from(events * EVENT_SIZE))?,
                     s.userdata,
                     err,
                     EVENTTYPE_CLOCK,

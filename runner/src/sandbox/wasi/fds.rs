@@ -1,7 +1,30 @@
 //! The guest's descriptor table: stdio, the preopened root, and what it opens.
 
+use super::abi::{DIR_BASE_RIGHTS, DIR_INHERITING_RIGHTS, STDIO_RIGHTS};
 use crate::sandbox::errno::Errno;
 use crate::sandbox::vfs::NodeId;
+
+/// What a descriptor may do and how it was opened: its rights, which only ever shrink, and
+/// its fdflags as the guest set them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Meta {
+    /// Rights of the descriptor itself.
+    pub base: u64,
+    /// Rights that descriptors opened through it may get.
+    pub inheriting: u64,
+    /// fdflags (`APPEND`, `DSYNC`, `NONBLOCK`, `RSYNC`, `SYNC`) as opened or last set.
+    pub flags: u16,
+}
+
+impl Meta {
+    fn stdio() -> Meta {
+        Meta {
+            base: STDIO_RIGHTS,
+            inheriting: 0,
+            flags: 0,
+        }
+    }
+}
 
 /// What a descriptor refers to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,7 +50,7 @@ pub(crate) enum Fd {
 /// Descriptors by number; the lowest free number is reused first, as POSIX does.
 #[derive(Debug)]
 pub(crate) struct FdTable {
-    slots: Vec<Option<Fd>>,
+    slots: Vec<Option<(Fd, Meta)>>,
     open: u32,
     max_open: u32,
 }
@@ -35,12 +58,23 @@ pub(crate) struct FdTable {
 impl FdTable {
     /// Stdio, plus the root directory as fd 3 when the bot has a directory.
     pub fn new(with_root: bool, root: NodeId, max_open: u32) -> Self {
-        let mut slots = vec![Some(Fd::Stdin), Some(Fd::Stdout), Some(Fd::Stderr)];
+        let mut slots = vec![
+            Some((Fd::Stdin, Meta::stdio())),
+            Some((Fd::Stdout, Meta::stdio())),
+            Some((Fd::Stderr, Meta::stdio())),
+        ];
         if with_root {
-            slots.push(Some(Fd::Dir {
-                node: root,
-                preopen: true,
-            }));
+            slots.push(Some((
+                Fd::Dir {
+                    node: root,
+                    preopen: true,
+                },
+                Meta {
+                    base: DIR_BASE_RIGHTS,
+                    inheriting: DIR_INHERITING_RIGHTS,
+                    flags: 0,
+                },
+            )));
         }
         let open = slots.len() as u32;
         FdTable {
@@ -50,19 +84,45 @@ impl FdTable {
         }
     }
 
-    pub fn get(&self, fd: i32) -> Result<Fd, Errno> {
+    fn slot(&self, fd: i32) -> Result<&(Fd, Meta), Errno> {
         usize::try_from(fd)
             .ok()
-            .and_then(|i| self.slots.get(i).copied().flatten())
+            .and_then(|i| self.slots.get(i))
+            .and_then(Option::as_ref)
             .ok_or(Errno::Badf)
     }
 
-    pub fn get_mut(&mut self, fd: i32) -> Result<&mut Fd, Errno> {
+    fn slot_mut(&mut self, fd: i32) -> Result<&mut (Fd, Meta), Errno> {
         usize::try_from(fd)
             .ok()
             .and_then(|i| self.slots.get_mut(i))
-            .and_then(|s| s.as_mut())
+            .and_then(Option::as_mut)
             .ok_or(Errno::Badf)
+    }
+
+    pub fn get(&self, fd: i32) -> Result<Fd, Errno> {
+        self.slot(fd).map(|s| s.0)
+    }
+
+    pub fn get_mut(&mut self, fd: i32) -> Result<&mut Fd, Errno> {
+        self.slot_mut(fd).map(|s| &mut s.0)
+    }
+
+    /// Rights and flags of an open descriptor.
+    pub fn meta(&self, fd: i32) -> Result<Meta, Errno> {
+        self.slot(fd).map(|s| s.1)
+    }
+
+    pub fn meta_mut(&mut self, fd: i32) -> Result<&mut Meta, Errno> {
+        self.slot_mut(fd).map(|s| &mut s.1)
+    }
+
+    /// `ENOTCAPABLE` unless the descriptor holds every right in `rights`.
+    pub fn need(&self, fd: i32, rights: u64) -> Result<(), Errno> {
+        if self.meta(fd)?.base & rights != rights {
+            return Err(Errno::Notcapable);
+        }
+        Ok(())
     }
 
     /// Fails with `EMFILE` when the table is full.
@@ -73,14 +133,14 @@ impl FdTable {
         Ok(())
     }
 
-    pub fn insert(&mut self, fd: Fd) -> Result<u32, Errno> {
+    pub fn insert(&mut self, fd: Fd, meta: Meta) -> Result<u32, Errno> {
         self.check_room()?;
         self.open += 1;
         if let Some(i) = self.slots.iter().position(|s| s.is_none()) {
-            self.slots[i] = Some(fd);
+            self.slots[i] = Some((fd, meta));
             return Ok(i as u32);
         }
-        self.slots.push(Some(fd));
+        self.slots.push(Some((fd, meta)));
         Ok(self.slots.len() as u32 - 1)
     }
 
@@ -91,18 +151,18 @@ impl FdTable {
             .and_then(|s| s.take())
             .ok_or(Errno::Badf)?;
         self.open -= 1;
-        Ok(taken)
+        Ok(taken.0)
     }
 
     /// Move `from` onto `to` (which must be open), closing what `to` held.
     pub fn renumber(&mut self, from: i32, to: i32) -> Result<(), Errno> {
         self.get(to)?;
-        let moved = self.get(from)?;
+        let moved = *self.slot(from)?;
         if from == to {
             return Ok(());
         }
         self.remove(from)?;
-        *self.get_mut(to)? = moved;
+        *self.slot_mut(to)? = moved;
         Ok(())
     }
 }

@@ -3,7 +3,7 @@
 use super::abi::*;
 use super::fds::Fd;
 use super::mem::Mem;
-use super::state::{CallResult, Fail, HostState, Stop};
+use super::state::{CallResult, Fail, HostState, Stop, IOVEC_FUEL};
 use crate::sandbox::errno::Errno;
 use crate::sandbox::vfs::{FileType, NodeId, Stat};
 
@@ -27,6 +27,13 @@ pub(crate) fn write_filestat(mem: &mut Mem, ptr: u32, s: &Stat) -> Result<(), Er
     b[48..56].copy_from_slice(&s.mtim.to_le_bytes());
     b[56..64].copy_from_slice(&s.ctim.to_le_bytes());
     mem.write(ptr, &b)
+}
+
+/// The iovecs of a read or write, paid for one by one: a thousand empty ones cost the host
+/// as much work as a thousand short ones.
+fn iovecs(st: &mut HostState, mem: &Mem, ptr: u32, count: u32) -> Result<Vec<(u32, u32)>, Errno> {
+    st.charge_fuel(u64::from(count.min(MAX_IOVECS + 1)) * IOVEC_FUEL);
+    mem.iovecs(ptr, count)
 }
 
 /// Total length of iovecs, capped by the per-call limit.
@@ -101,6 +108,7 @@ fn write_to(
     let cap = st.limits.io_bytes_per_call;
     match st.fds.get(fd)? {
         kind @ (Fd::Stdout | Fd::Stderr) => {
+            st.fds.need(fd, RIGHT_FD_WRITE)?;
             // Every iovec is checked before any byte is taken, so a fault writes nothing.
             for &(p, l) in iovs {
                 mem.slice(p, l)?;
@@ -117,6 +125,8 @@ fn write_to(
             if !write {
                 return Err(Errno::Badf.into());
             }
+            let positioned = if at.is_some() { RIGHT_FD_SEEK } else { 0 };
+            st.fds.need(fd, RIGHT_FD_WRITE | positioned)?;
             let data = gather(mem, iovs, cap)?;
             let fs = st.fs_now()?;
             let offset = match at {
@@ -149,7 +159,7 @@ pub(crate) fn fd_write(
     n: u32,
     out: u32,
 ) -> CallResult {
-    let list = mem.iovecs(iovs, n)?;
+    let list = iovecs(st, mem, iovs, n)?;
     let written = write_to(st, mem, fd, &list, None)?;
     mem.write_u32(out, written as u32)?;
     Ok(())
@@ -169,7 +179,7 @@ pub(crate) fn fd_pwrite(
         Fd::Dir { .. } => return Err(Errno::Isdir.into()),
         _ => return Err(Errno::Spipe.into()),
     }
-    let list = mem.iovecs(iovs, n)?;
+    let list = iovecs(st, mem, iovs, n)?;
     let written = write_to(st, mem, fd, &list, Some(offset))?;
     mem.write_u32(out, written as u32)?;
     Ok(())
@@ -187,9 +197,13 @@ fn read_file(
     let mut total = 0u64;
     let fs = st.fs.as_mut().ok_or(Errno::Badf)?;
     for &(p, l) in list {
+        if budget == 0 {
+            break;
+        }
+        // An empty iovec is skipped, not taken for the end of the read.
         let want = (l as u64).min(budget) as u32;
         if want == 0 {
-            break;
+            continue;
         }
         let buf = mem.slice_mut(p, want)?;
         let got = fs.read_at(node, offset, buf)? as u64;
@@ -212,9 +226,10 @@ pub(crate) fn fd_read(
     n: u32,
     out: u32,
 ) -> CallResult {
-    let list = mem.iovecs(iovs, n)?;
+    let list = iovecs(st, mem, iovs, n)?;
     let got = match st.fds.get(fd)? {
         Fd::Stdin => {
+            st.fds.need(fd, RIGHT_FD_READ)?;
             let mut total = 0u64;
             for &(p, l) in &list {
                 let rest = &st.stdin[st.stdin_pos..];
@@ -235,6 +250,7 @@ pub(crate) fn fd_read(
             if !read {
                 return Err(Errno::Badf.into());
             }
+            st.fds.need(fd, RIGHT_FD_READ)?;
             let got = read_file(st, mem, node, pos, &list)?;
             if let Fd::File { pos, .. } = st.fds.get_mut(fd)? {
                 *pos += got;
@@ -257,11 +273,14 @@ pub(crate) fn fd_pread(
     offset: u64,
     out: u32,
 ) -> CallResult {
-    let list = mem.iovecs(iovs, n)?;
+    let list = iovecs(st, mem, iovs, n)?;
     let got = match st.fds.get(fd)? {
         Fd::File {
             node, read: true, ..
-        } => read_file(st, mem, node, offset, &list)?,
+        } => {
+            st.fds.need(fd, RIGHT_FD_READ | RIGHT_FD_SEEK)?;
+            read_file(st, mem, node, offset, &list)?
+        }
         Fd::File { .. } => return Err(Errno::Badf.into()),
         Fd::Dir { .. } => return Err(Errno::Isdir.into()),
         _ => return Err(Errno::Spipe.into()),
@@ -283,6 +302,13 @@ pub(crate) fn fd_seek(
         Fd::Dir { .. } => return Err(Errno::Badf.into()),
         _ => return Err(Errno::Spipe.into()),
     };
+    // Only reading the position is telling; anything else is seeking.
+    let right = if delta == 0 && whence == WHENCE_CUR {
+        RIGHT_FD_TELL
+    } else {
+        RIGHT_FD_SEEK
+    };
+    st.fds.need(fd, right)?;
     let base = match whence {
         WHENCE_SET => 0,
         WHENCE_CUR => cur,
@@ -302,7 +328,10 @@ pub(crate) fn fd_seek(
 
 pub(crate) fn fd_tell(st: &mut HostState, mem: &mut Mem, fd: i32, out: u32) -> CallResult {
     match st.fds.get(fd)? {
-        Fd::File { pos, .. } => Ok(mem.write_u64(out, pos)?),
+        Fd::File { pos, .. } => {
+            st.fds.need(fd, RIGHT_FD_TELL)?;
+            Ok(mem.write_u64(out, pos)?)
+        }
         Fd::Dir { .. } => Err(Errno::Badf.into()),
         _ => Err(Errno::Spipe.into()),
     }
@@ -313,15 +342,16 @@ pub(crate) fn fd_close(st: &mut HostState, fd: i32) -> CallResult {
     Ok(())
 }
 
-/// `fd_sync`, `fd_datasync`: nothing to flush in memory, but the descriptor must exist.
-pub(crate) fn fd_sync(st: &mut HostState, fd: i32) -> CallResult {
-    st.fds.get(fd)?;
+/// `fd_sync`, `fd_datasync`: nothing to flush in memory, but the descriptor must exist and
+/// hold the right (`FD_SYNC` or `FD_DATASYNC`).
+pub(crate) fn fd_sync(st: &mut HostState, fd: i32, right: u64) -> CallResult {
+    st.fds.need(fd, right)?;
     Ok(())
 }
 
 pub(crate) fn fd_advise(st: &mut HostState, fd: i32, advice: u8) -> CallResult {
     match st.fds.get(fd)? {
-        Fd::File { .. } if advice <= 5 => Ok(()),
+        Fd::File { .. } if advice <= 5 => Ok(st.fds.need(fd, RIGHT_FD_ADVISE)?),
         Fd::File { .. } => Err(Errno::Inval.into()),
         Fd::Dir { .. } => Err(Errno::Badf.into()),
         _ => Err(Errno::Spipe.into()),
@@ -329,65 +359,53 @@ pub(crate) fn fd_advise(st: &mut HostState, fd: i32, advice: u8) -> CallResult {
 }
 
 pub(crate) fn fd_fdstat_get(st: &mut HostState, mem: &mut Mem, fd: i32, out: u32) -> CallResult {
-    let (filetype, flags, base, inheriting) = match st.fds.get(fd)? {
-        Fd::Stdin | Fd::Stdout | Fd::Stderr => (
-            FILETYPE_UNKNOWN,
-            0,
-            FILE_RIGHTS & !(RIGHT_FD_SEEK | RIGHT_FD_TELL),
-            0,
-        ),
-        Fd::Dir { .. } => (FILETYPE_DIRECTORY, 0, ALL_RIGHTS, ALL_RIGHTS),
-        Fd::File {
-            read,
-            write,
-            append,
-            ..
-        } => {
-            let mut rights = FILE_RIGHTS;
-            if !read {
-                rights &= !RIGHT_FD_READ;
-            }
-            if !write {
-                rights &= !RIGHT_FD_WRITE;
-            }
-            (
-                FILETYPE_REGULAR_FILE,
-                if append { FDFLAG_APPEND } else { 0 },
-                rights,
-                0,
-            )
-        }
+    let filetype = match st.fds.get(fd)? {
+        Fd::Stdin | Fd::Stdout | Fd::Stderr => FILETYPE_UNKNOWN,
+        Fd::Dir { .. } => FILETYPE_DIRECTORY,
+        Fd::File { .. } => FILETYPE_REGULAR_FILE,
     };
+    let meta = st.fds.meta(fd)?;
     let mut b = [0u8; FDSTAT_SIZE as usize];
     b[0] = filetype;
-    b[2..4].copy_from_slice(&flags.to_le_bytes());
-    b[8..16].copy_from_slice(&base.to_le_bytes());
-    b[16..24].copy_from_slice(&inheriting.to_le_bytes());
+    b[2..4].copy_from_slice(&meta.flags.to_le_bytes());
+    b[8..16].copy_from_slice(&meta.base.to_le_bytes());
+    b[16..24].copy_from_slice(&meta.inheriting.to_le_bytes());
     mem.write(out, &b)?;
     Ok(())
 }
 
+/// Sets every fdflag; only `APPEND` changes what a descriptor does (in-memory data needs no
+/// syncing and nothing blocks), the rest are kept so that `fd_fdstat_get` reports them.
 pub(crate) fn fd_fdstat_set_flags(st: &mut HostState, fd: i32, flags: u16) -> CallResult {
     if flags & !FDFLAGS_KNOWN != 0 {
         return Err(Errno::Inval.into());
     }
-    match st.fds.get_mut(fd)? {
-        Fd::File { append, .. } => {
-            *append = flags & FDFLAG_APPEND != 0;
-            Ok(())
-        }
-        // Non-blocking and sync flags change nothing for in-memory data.
-        _ => Ok(()),
+    st.fds.need(fd, RIGHT_FD_FDSTAT_SET_FLAGS)?;
+    if let Fd::File { append, .. } = st.fds.get_mut(fd)? {
+        *append = flags & FDFLAG_APPEND != 0;
     }
+    st.fds.meta_mut(fd)?.flags = flags;
+    Ok(())
 }
 
-/// Rights can only shrink in preview 1; koth tracks read/write only, so accept and ignore.
-pub(crate) fn fd_fdstat_set_rights(st: &mut HostState, fd: i32) -> CallResult {
-    st.fds.get(fd)?;
+/// Rights only shrink: asking for one the descriptor does not hold is `ENOTCAPABLE`.
+pub(crate) fn fd_fdstat_set_rights(
+    st: &mut HostState,
+    fd: i32,
+    base: u64,
+    inheriting: u64,
+) -> CallResult {
+    let meta = st.fds.meta_mut(fd)?;
+    if base & !meta.base != 0 || inheriting & !meta.inheriting != 0 {
+        return Err(Errno::Notcapable.into());
+    }
+    meta.base = base;
+    meta.inheriting = inheriting;
     Ok(())
 }
 
 pub(crate) fn fd_filestat_get(st: &mut HostState, mem: &mut Mem, fd: i32, out: u32) -> CallResult {
+    st.fds.need(fd, RIGHT_FD_FILESTAT_GET)?;
     match st.fds.get(fd)? {
         Fd::Stdin | Fd::Stdout | Fd::Stderr => {
             mem.write(out, &[0u8; FILESTAT_SIZE as usize])?;
@@ -415,6 +433,7 @@ pub(crate) fn fd_filestat_set_size(st: &mut HostState, fd: i32, size: u64) -> Ca
         Fd::File {
             node, write: true, ..
         } => {
+            st.fds.need(fd, RIGHT_FD_FILESTAT_SET_SIZE)?;
             let fs = st.fs_now()?;
             let old = fs.file_len(node).map_err(stale)?;
             fs.set_len(node, size)?;
@@ -433,6 +452,7 @@ pub(crate) fn fd_allocate(st: &mut HostState, fd: i32, offset: u64, len: u64) ->
         Fd::File {
             node, write: true, ..
         } => {
+            st.fds.need(fd, RIGHT_FD_ALLOCATE)?;
             let end = offset.checked_add(len).ok_or(Errno::Fbig)?;
             let fs = st.fs_now()?;
             let old = fs.file_len(node).map_err(stale)?;
@@ -489,6 +509,7 @@ pub(crate) fn fd_filestat_set_times(
     let (a, m) = times(st, atim, mtim, flags)?;
     match st.fds.get(fd)? {
         Fd::Dir { node, .. } | Fd::File { node, .. } => {
+            st.fds.need(fd, RIGHT_FD_FILESTAT_SET_TIMES)?;
             st.fs_now()?.set_times(node, a, m).map_err(stale)?;
             Ok(())
         }
@@ -499,8 +520,11 @@ pub(crate) fn fd_filestat_set_times(
 pub(crate) fn fd_prestat_get(st: &mut HostState, mem: &mut Mem, fd: i32, out: u32) -> CallResult {
     match st.fds.get(fd)? {
         Fd::Dir { preopen: true, .. } => {
-            mem.write_u32(out, 0)?; // tag 0: a directory
-            mem.write_u32(out + 4, 1)?; // its name is "/"
+            // Tag 0 (a directory), then the length of its name, "/": checked whole first,
+            // so a pointer near 2³² is EFAULT rather than a wrapped write.
+            mem.slice(out, 8)?;
+            mem.write_u32(out, 0)?;
+            mem.write_u32(super::env::offset(out, 4)?, 1)?;
             Ok(())
         }
         _ => Err(Errno::Badf.into()),
@@ -540,29 +564,25 @@ pub(crate) fn fd_readdir(
         Fd::File { .. } => return Err(Errno::Notdir.into()),
         _ => return Err(Errno::Badf.into()),
     };
-    let entries = st.fs()?.list_dir(node).map_err(stale)?;
+    st.fds.need(fd, RIGHT_FD_READDIR)?;
+    let fs = st.fs.as_ref().ok_or(Errno::Badf)?;
     let dest = mem.slice_mut(buf, len)?;
     let mut used = 0usize;
-    for (i, e) in entries
-        .iter()
-        .enumerate()
-        .skip(cookie.min(usize::MAX as u64) as usize)
-    {
+    fs.read_dir(node, cookie, |i, name, ino, file_type| {
         let mut header = [0u8; DIRENT_HEADER_SIZE];
-        header[0..8].copy_from_slice(&(i as u64 + 1).to_le_bytes());
-        header[8..16].copy_from_slice(&e.ino.to_le_bytes());
-        header[16..20].copy_from_slice(&(e.name.len() as u32).to_le_bytes());
-        header[20] = filetype_code(e.file_type);
+        header[0..8].copy_from_slice(&(i + 1).to_le_bytes());
+        header[8..16].copy_from_slice(&ino.to_le_bytes());
+        header[16..20].copy_from_slice(&(name.len() as u32).to_le_bytes());
+        header[20] = filetype_code(file_type);
         // Entries are cut at the end of the buffer; the guest sees a full buffer and asks again.
-        for part in [&header[..], &e.name[..]] {
+        for part in [&header[..], name] {
             let k = part.len().min(dest.len() - used);
             dest[used..used + k].copy_from_slice(&part[..k]);
             used += k;
         }
-        if used == dest.len() {
-            break;
-        }
-    }
+        used < dest.len()
+    })
+    .map_err(stale)?;
     st.charge_bytes(used as u64);
     mem.write_u32(out, used as u32)?;
     Ok(())

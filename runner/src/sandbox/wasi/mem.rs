@@ -26,29 +26,6 @@ impl Mem<'_> {
         Ok(&mut self.0[r])
     }
 
-    fn array<const N: usize>(&self, ptr: u32) -> Result<[u8; N], Errno> {
-        let s = self.slice(ptr, N as u32)?;
-        let mut out = [0u8; N];
-        out.copy_from_slice(s);
-        Ok(out)
-    }
-
-    pub fn read_u8(&self, ptr: u32) -> Result<u8, Errno> {
-        Ok(self.array::<1>(ptr)?[0])
-    }
-
-    pub fn read_u16(&self, ptr: u32) -> Result<u16, Errno> {
-        Ok(u16::from_le_bytes(self.array(ptr)?))
-    }
-
-    pub fn read_u32(&self, ptr: u32) -> Result<u32, Errno> {
-        Ok(u32::from_le_bytes(self.array(ptr)?))
-    }
-
-    pub fn read_u64(&self, ptr: u32) -> Result<u64, Errno> {
-        Ok(u64::from_le_bytes(self.array(ptr)?))
-    }
-
     pub fn write(&mut self, ptr: u32, bytes: &[u8]) -> Result<(), Errno> {
         self.slice_mut(ptr, bytes.len() as u32)?
             .copy_from_slice(bytes);

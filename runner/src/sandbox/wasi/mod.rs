@@ -42,7 +42,12 @@ where
     st.fuel_left = fuel_left;
     st.pending_fuel = 0;
     let result = body(st, &mut Mem(bytes));
-    let cost = HOST_CALL_FUEL.saturating_add(st.pending_fuel);
+    // The virtual directory's own work (paths walked, links followed, entries listed, nodes
+    // moved) is charged on top of the bytes the call moved.
+    let vfs_work = st.fs.as_ref().map_or(0, Vfs::take_work);
+    let cost = HOST_CALL_FUEL
+        .saturating_add(st.pending_fuel)
+        .saturating_add(vfs_work);
     if cost > fuel_left {
         caller.set_fuel(0)?;
         return Err(wasmtime::Error::new(Stop::OutOfFuel));
@@ -108,7 +113,9 @@ pub(crate) fn add_to_linker(linker: &mut Linker<HostState>) -> wasmtime::Result<
         call(&mut c, |st, _| io::fd_close(st, fd as i32))
     })?;
     l.func_wrap(MODULE, "fd_datasync", |mut c: C, fd: u32| {
-        call(&mut c, |st, _| io::fd_sync(st, fd as i32))
+        call(&mut c, |st, _| {
+            io::fd_sync(st, fd as i32, abi::RIGHT_FD_DATASYNC)
+        })
     })?;
     l.func_wrap(MODULE, "fd_fdstat_get", |mut c: C, fd: u32, out: u32| {
         call(&mut c, |st, m| io::fd_fdstat_get(st, m, fd as i32, out))
@@ -125,8 +132,10 @@ pub(crate) fn add_to_linker(linker: &mut Linker<HostState>) -> wasmtime::Result<
     l.func_wrap(
         MODULE,
         "fd_fdstat_set_rights",
-        |mut c: C, fd: u32, _base: u64, _inh: u64| {
-            call(&mut c, |st, _| io::fd_fdstat_set_rights(st, fd as i32))
+        |mut c: C, fd: u32, base: u64, inh: u64| {
+            call(&mut c, |st, _| {
+                io::fd_fdstat_set_rights(st, fd as i32, base, inh)
+            })
         },
     )?;
     l.func_wrap(MODULE, "fd_filestat_get", |mut c: C, fd: u32, out: u32| {
@@ -209,7 +218,9 @@ pub(crate) fn add_to_linker(linker: &mut Linker<HostState>) -> wasmtime::Result<
         },
     )?;
     l.func_wrap(MODULE, "fd_sync", |mut c: C, fd: u32| {
-        call(&mut c, |st, _| io::fd_sync(st, fd as i32))
+        call(&mut c, |st, _| {
+            io::fd_sync(st, fd as i32, abi::RIGHT_FD_SYNC)
+        })
     })?;
     l.func_wrap(MODULE, "fd_tell", |mut c: C, fd: u32, out: u32| {
         call(&mut c, |st, m| io::fd_tell(st, m, fd as i32, out))
@@ -226,7 +237,15 @@ pub(crate) fn add_to_linker(linker: &mut Linker<HostState>) -> wasmtime::Result<
         "path_create_directory",
         |mut c: C, fd: u32, p: u32, len: u32| {
             call(&mut c, |st, m| {
-                path::change_path(st, m, fd as i32, p, len, Vfs::mkdir)
+                path::change_path(
+                    st,
+                    m,
+                    fd as i32,
+                    p,
+                    len,
+                    abi::RIGHT_PATH_CREATE_DIRECTORY,
+                    Vfs::mkdir,
+                )
             })
         },
     )?;
@@ -277,7 +296,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<HostState>) -> wasmtime::Result<
          len: u32,
          oflags: u32,
          base: u64,
-         _inh: u64,
+         inh: u64,
          fdflags: u32,
          out: u32| {
             call(&mut c, |st, m| {
@@ -290,6 +309,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<HostState>) -> wasmtime::Result<
                     len,
                     u16_arg(oflags)?,
                     base,
+                    inh,
                     u16_arg(fdflags)?,
                     out,
                 )
@@ -310,7 +330,15 @@ pub(crate) fn add_to_linker(linker: &mut Linker<HostState>) -> wasmtime::Result<
         "path_remove_directory",
         |mut c: C, fd: u32, p: u32, len: u32| {
             call(&mut c, |st, m| {
-                path::change_path(st, m, fd as i32, p, len, Vfs::rmdir)
+                path::change_path(
+                    st,
+                    m,
+                    fd as i32,
+                    p,
+                    len,
+                    abi::RIGHT_PATH_REMOVE_DIRECTORY,
+                    Vfs::rmdir,
+                )
             })
         },
     )?;
@@ -337,7 +365,15 @@ pub(crate) fn add_to_linker(linker: &mut Linker<HostState>) -> wasmtime::Result<
         "path_unlink_file",
         |mut c: C, fd: u32, p: u32, len: u32| {
             call(&mut c, |st, m| {
-                path::change_path(st, m, fd as i32, p, len, Vfs::unlink)
+                path::change_path(
+                    st,
+                    m,
+                    fd as i32,
+                    p,
+                    len,
+                    abi::RIGHT_PATH_UNLINK_FILE,
+                    Vfs::unlink,
+                )
             })
         },
     )?;

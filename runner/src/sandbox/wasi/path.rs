@@ -1,28 +1,38 @@
 //! Path calls, all resolved inside the bot's virtual directory.
 
 use super::abi::*;
-use super::fds::Fd;
+use super::fds::{Fd, Meta};
 use super::io::{times, write_filestat};
 use super::mem::Mem;
 use super::state::{CallResult, HostState};
 use crate::sandbox::errno::Errno;
 use crate::sandbox::vfs::{FileType, NodeId, OpenOptions, Vfs, MAX_PATH_LEN};
 
-/// The directory node behind a descriptor used as a path base.
-fn dir_of(st: &HostState, fd: i32) -> Result<NodeId, Errno> {
-    match st.fds.get(fd)? {
-        Fd::Dir { node, .. } => Ok(node),
-        Fd::File { .. } => Err(Errno::Notdir),
-        _ => Err(Errno::Badf),
-    }
+/// The directory node behind a descriptor used as a path base, which must hold `rights`
+/// (`ENOTCAPABLE` if it was opened or narrowed without them).
+fn dir_of(st: &HostState, fd: i32, rights: u64) -> Result<NodeId, Errno> {
+    let node = match st.fds.get(fd)? {
+        Fd::Dir { node, .. } => node,
+        Fd::File { .. } => return Err(Errno::Notdir),
+        _ => return Err(Errno::Badf),
+    };
+    st.fds.need(fd, rights)?;
+    Ok(node)
 }
 
 /// A guest path, bounds- and length-checked (the virtual filesystem checks its contents).
+/// An absolute path is `ENOTCAPABLE`: at the WASI level paths are relative to a directory
+/// descriptor (libc, Go and Zig resolve `/x` against the preopen named `/` before calling
+/// WASI), and every standard runtime refuses one.
 fn path<'m>(mem: &'m Mem, ptr: u32, len: u32) -> Result<&'m [u8], Errno> {
     if len as usize > MAX_PATH_LEN {
         return Err(Errno::Nametoolong);
     }
-    mem.slice(ptr, len)
+    let p = mem.slice(ptr, len)?;
+    if p.first() == Some(&b'/') {
+        return Err(Errno::Notcapable);
+    }
+    Ok(p)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -35,10 +45,19 @@ pub(crate) fn path_open(
     len: u32,
     oflags: u16,
     rights: u64,
+    inheriting: u64,
     fdflags: u16,
     out: u32,
 ) -> CallResult {
-    let dir = dir_of(st, fd)?;
+    let mut needed = RIGHT_PATH_OPEN;
+    if oflags & OFLAG_CREAT != 0 {
+        needed |= RIGHT_PATH_CREATE_FILE;
+    }
+    if oflags & OFLAG_TRUNC != 0 {
+        needed |= RIGHT_PATH_FILESTAT_SET_SIZE;
+    }
+    let dir = dir_of(st, fd, needed)?;
+    let parent = st.fds.meta(fd)?;
     let p = path(mem, ptr, len)?;
     if oflags & !(OFLAG_CREAT | OFLAG_DIRECTORY | OFLAG_EXCL | OFLAG_TRUNC) != 0
         || fdflags & !FDFLAGS_KNOWN != 0
@@ -56,34 +75,57 @@ pub(crate) fn path_open(
         directory: oflags & OFLAG_DIRECTORY != 0,
         follow: lookup & LOOKUP_SYMLINK_FOLLOW != 0,
     };
-    let read = rights & RIGHT_FD_READ != 0;
+    // What the new descriptor may do: everything its kind allows, within what its directory
+    // passes on, except reading and writing, which only come when asked for. The other
+    // requested rights are a hint, as in wasmtime: programs ask for few and then seek.
+    let inheriting = inheriting & parent.inheriting;
+    let read = rights & parent.inheriting & RIGHT_FD_READ != 0;
     let append = fdflags & FDFLAG_APPEND != 0;
-    let write = rights & RIGHT_FD_WRITE != 0 || append;
+    let write = (rights & RIGHT_FD_WRITE != 0 || append) && parent.inheriting & RIGHT_FD_WRITE != 0;
     let fs = st.fs_now()?;
     // Decide the kind before creating or truncating anything, so a refused open changes nothing.
     if let Ok(existing) = fs.lookup(dir, p, opts.follow) {
         match fs.stat(existing)?.file_type {
-            FileType::Dir if write || opts.truncate => return Err(Errno::Isdir.into()),
+            // Rights are a mask, not an open mode: a directory opened with the FD_WRITE right
+            // (which programs pass on from the preopen) opens, without that right.
+            FileType::Dir if opts.truncate => return Err(Errno::Isdir.into()),
             FileType::Symlink if !opts.directory => return Err(Errno::Loop.into()),
             _ => {}
         }
     }
     let node = fs.open(dir, p, opts)?;
-    let entry = match fs.stat(node)?.file_type {
-        FileType::Dir => Fd::Dir {
-            node,
-            preopen: false,
-        },
-        FileType::File => Fd::File {
-            node,
-            pos: 0,
-            read,
-            write,
-            append,
-        },
+    // Rights are a mask: those that do not fit the kind of node are dropped, not refused.
+    let (entry, meta) = match fs.stat(node)?.file_type {
+        FileType::Dir => (
+            Fd::Dir {
+                node,
+                preopen: false,
+            },
+            Meta {
+                base: DIR_BASE_RIGHTS & parent.inheriting,
+                inheriting: inheriting & DIR_INHERITING_RIGHTS,
+                flags: fdflags,
+            },
+        ),
+        FileType::File => (
+            Fd::File {
+                node,
+                pos: 0,
+                read,
+                write,
+                append,
+            },
+            Meta {
+                base: FILE_RIGHTS
+                    & parent.inheriting
+                    & !((!read as u64 * RIGHT_FD_READ) | (!write as u64 * RIGHT_FD_WRITE)),
+                inheriting: 0,
+                flags: fdflags,
+            },
+        ),
         FileType::Symlink => return Err(Errno::Loop.into()),
     };
-    let new_fd = st.fds.insert(entry)?;
+    let new_fd = st.fds.insert(entry, meta)?;
     mem.write_u32(out, new_fd)?;
     Ok(())
 }
@@ -92,15 +134,17 @@ pub(crate) fn path_open(
 pub(crate) type PathChange = fn(&mut Vfs, NodeId, &[u8]) -> Result<(), Errno>;
 
 /// Apply `change` to the path `ptr`/`len` under the directory descriptor `fd`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn change_path(
     st: &mut HostState,
     mem: &mut Mem,
     fd: i32,
     ptr: u32,
     len: u32,
+    right: u64,
     change: PathChange,
 ) -> CallResult {
-    let dir = dir_of(st, fd)?;
+    let dir = dir_of(st, fd, right)?;
     let p = path(mem, ptr, len)?;
     change(st.fs_now()?, dir, p)?;
     Ok(())
@@ -115,7 +159,7 @@ pub(crate) fn path_filestat_get(
     len: u32,
     out: u32,
 ) -> CallResult {
-    let dir = dir_of(st, fd)?;
+    let dir = dir_of(st, fd, RIGHT_PATH_FILESTAT_GET)?;
     let p = path(mem, ptr, len)?;
     let fs = st.fs()?;
     let node = fs.lookup(dir, p, lookup & LOOKUP_SYMLINK_FOLLOW != 0)?;
@@ -136,7 +180,7 @@ pub(crate) fn path_filestat_set_times(
     mtim: u64,
     flags: u16,
 ) -> CallResult {
-    let dir = dir_of(st, fd)?;
+    let dir = dir_of(st, fd, RIGHT_PATH_FILESTAT_SET_TIMES)?;
     let (a, m) = times(st, atim, mtim, flags)?;
     let p = path(mem, ptr, len)?;
     let fs = st.fs_now()?;
@@ -156,8 +200,8 @@ pub(crate) fn path_rename(
     new: u32,
     new_len: u32,
 ) -> CallResult {
-    let from_dir = dir_of(st, fd)?;
-    let to_dir = dir_of(st, new_fd)?;
+    let from_dir = dir_of(st, fd, RIGHT_PATH_RENAME_SOURCE)?;
+    let to_dir = dir_of(st, new_fd, RIGHT_PATH_RENAME_TARGET)?;
     let from = path(mem, old, old_len)?;
     let to = path(mem, new, new_len)?;
     st.fs_now()?.rename(from_dir, from, to_dir, to)?;
@@ -173,8 +217,12 @@ pub(crate) fn path_symlink(
     ptr: u32,
     len: u32,
 ) -> CallResult {
-    let dir = dir_of(st, fd)?;
-    let t = path(mem, target, target_len)?;
+    let dir = dir_of(st, fd, RIGHT_PATH_SYMLINK)?;
+    // A target may be absolute (it is only text until followed, and following it fails).
+    if target_len as usize > MAX_PATH_LEN {
+        return Err(Errno::Nametoolong.into());
+    }
+    let t = mem.slice(target, target_len)?;
     let p = path(mem, ptr, len)?;
     st.fs_now()?.symlink(t, dir, p)?;
     Ok(())
@@ -191,7 +239,7 @@ pub(crate) fn path_readlink(
     buf_len: u32,
     out: u32,
 ) -> CallResult {
-    let dir = dir_of(st, fd)?;
+    let dir = dir_of(st, fd, RIGHT_PATH_READLINK)?;
     let p = path(mem, ptr, len)?;
     let target = st.fs()?.readlink(dir, p)?;
     // Truncated to the buffer, as POSIX readlink does.
@@ -204,7 +252,7 @@ pub(crate) fn path_readlink(
 /// Hard links are not supported: one node, one name keeps the history file rule simple and
 /// quota accounting exact. Both descriptors must still be valid directories.
 pub(crate) fn path_link(st: &mut HostState, fd: i32, new_fd: i32) -> CallResult {
-    dir_of(st, fd)?;
-    dir_of(st, new_fd)?;
+    dir_of(st, fd, RIGHT_PATH_LINK_SOURCE)?;
+    dir_of(st, new_fd, RIGHT_PATH_LINK_TARGET)?;
     Err(Errno::Notsup.into())
 }

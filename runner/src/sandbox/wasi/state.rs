@@ -12,6 +12,12 @@ use wasmtime::{Memory, ResourceLimiter};
 pub const REALTIME_ORIGIN_NS: u64 = 946_684_800 * 1_000_000_000;
 /// Fuel charged for every host call, on top of the guest's own instructions.
 pub const HOST_CALL_FUEL: u64 = 100;
+/// Fuel per iovec a read or write passes (decoded, bounds-checked, gathered).
+pub const IOVEC_FUEL: u64 = 32;
+/// Fuel per `poll_oneoff` subscription (decoded, answered with a 32-byte event).
+pub const SUBSCRIPTION_FUEL: u64 = 64;
+/// Fuel per argument `args_get` and `args_sizes_get` go through.
+pub const ARG_FUEL: u64 = 32;
 
 /// Why a host call ends the invocation (returned to wasmtime as the trap's error).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,6 +163,11 @@ impl HostState {
     /// Charge fuel for `bytes` moved by this host call.
     pub fn charge_bytes(&mut self, bytes: u64) {
         self.pending_fuel = self.pending_fuel.saturating_add(bytes);
+    }
+
+    /// Charge fuel for other host work of this call (iovecs, subscriptions, arguments).
+    pub fn charge_fuel(&mut self, fuel: u64) {
+        self.pending_fuel = self.pending_fuel.saturating_add(fuel);
     }
 
     /// The virtual directory with its clock set to now, or `EBADF` if this bot has none.

@@ -1,0 +1,77 @@
+//! Fuel bounds the host's work: every WASI function, called in an endless loop with its
+//! costliest arguments inside the quotas, ends `out of fuel` (or `ok` for `proc_exit`), never
+//! with the wall-clock backstop's host fault. The loops are `koth::sandbox::hostcall_loops`,
+//! the same bots `koth bench hostcalls` times.
+
+use crate::common::*;
+use koth::sandbox::hostcall_loops::{loops, HostcallLoop};
+use koth::sandbox::{Limits, Outcome, Report, Vfs, VfsLimits};
+
+/// Run one loop with the default limits (10⁹ fuel, the 10 s backstop).
+fn run_loop(sb: &koth::sandbox::Sandbox, l: &HostcallLoop) -> Report {
+    let wasm = l.module().unwrap_or_else(|e| panic!("{}: {e}", l.label()));
+    let bot = sb
+        .load_bytes(l.function, &wasm)
+        .unwrap_or_else(|e| panic!("{}: {e}", l.label()));
+    let mut dir = Vfs::new(VfsLimits::default());
+    dir.put_host_file("history.txt", HISTORY);
+    bot.invoke(&invocation(), Some(&mut dir))
+}
+
+fn assert_bounded(l: &HostcallLoop, r: &Report) {
+    match &r.outcome {
+        Outcome::OutOfFuel => assert_eq!(r.fuel_used, Limits::default().fuel, "{}", l.label()),
+        Outcome::Ok if l.function == "proc_exit" => {}
+        other => panic!(
+            "{}: ended `{other}` after {} fuel; it must run out of fuel",
+            l.label(),
+            r.fuel_used
+        ),
+    }
+}
+
+fn the_loop(function: &str, what: &str) -> HostcallLoop {
+    loops()
+        .into_iter()
+        .find(|l| l.function == function && l.what.contains(what))
+        .unwrap_or_else(|| panic!("no loop {function}: {what}"))
+}
+
+/// The first attack: 40 symlinks to a file, stat'ed through the chain forever.
+#[test]
+fn symlink_chain_stat_loop_runs_out_of_fuel() {
+    let sb = sandbox();
+    let l = the_loop("path_filestat_get", "40-symlink chain");
+    assert_bounded(&l, &run_loop(&sb, &l));
+    assert_host_unharmed(&sb);
+}
+
+/// The second attack: 60 files with 201-byte names, listed from cookie 0 into a
+/// 16-byte buffer forever.
+#[test]
+fn directory_listing_loop_runs_out_of_fuel() {
+    let sb = sandbox();
+    let l = the_loop("fd_readdir", "16-byte buffer, cookie 0");
+    assert_bounded(&l, &run_loop(&sb, &l));
+    assert_host_unharmed(&sb);
+}
+
+/// Every WASI function koth provides, each with its costliest loop (some with several).
+#[test]
+fn every_wasi_function_loop_runs_out_of_fuel() {
+    let sb = sandbox();
+    let all = loops();
+    // Two at a time: the suite's other tests share the machine too.
+    let (even, odd): (Vec<_>, Vec<_>) = all.iter().enumerate().partition(|(i, _)| i % 2 == 0);
+    std::thread::scope(|s| {
+        for half in [even, odd] {
+            let sb = &sb;
+            s.spawn(move || {
+                for (_, l) in half {
+                    assert_bounded(l, &run_loop(sb, l));
+                }
+            });
+        }
+    });
+    assert_host_unharmed(&sb);
+}
