@@ -335,7 +335,10 @@ impl Lang {
                 self.key(),
                 std::process::id()
             ));
-            if let Err(e) = self.compile(&tool, &dir, &src, &tmp, target_dir) {
+            let compiled = self.compile(&tool, &dir, &src, &tmp, target_dir);
+            // Zig leaves its object file beside the module.
+            let _ = std::fs::remove_file(tmp.with_extension("wasm.o"));
+            if let Err(e) = compiled {
                 let _ = std::fs::remove_file(&tmp);
                 return Err(e);
             }
@@ -367,7 +370,8 @@ fn output(program: &[String], args: &[&str]) -> Option<String> {
 }
 
 /// The sources to watch. AssemblyScript's folder is watched file by file: as a folder, cargo
-/// would scan its whole `node_modules` on every build.
+/// would scan its whole `node_modules` on every build (so a new `*.ts` there is picked up at
+/// the next change of any watched file).
 pub fn rerun_if_changed(workspace: &Path) {
     for lang in LANGS {
         let dir = workspace.join(lang.folder());
@@ -376,7 +380,6 @@ pub fn rerun_if_changed(workspace: &Path) {
                 println!("cargo:rerun-if-changed={}", src.display());
             }
             for f in [
-                "",
                 "package.json",
                 "package-lock.json",
                 "node_modules/.package-lock.json",
