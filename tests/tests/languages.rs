@@ -4,8 +4,9 @@
 //! legally, tournaments completed without a forfeit, and the archive the same at any `--jobs`.
 //!
 //! A language whose toolchain could not be installed is left out only when `KOTH_SKIP_LANGUAGES`
-//! (or `scripts/setup`'s record of a failed install) says so; its test is then reported as
-//! ignored, by the bot's name, and the mixed tournament prints a `SKIPPED:` line for it.
+//! or `target/koth-skip-languages` (where `scripts/setup` records a failed install) says so; its
+//! test is then reported as ignored, by the bot's name, and the mixed tournament prints a
+//! `SKIPPED:` line for it.
 
 use koth::games::coup::tournament::{self, BotEntry, CoupOptions, Manifest};
 use koth::games::Player;
