@@ -1,0 +1,3 @@
+module koth/example-bots/coup_go
+
+go 1.23
