@@ -29,11 +29,12 @@ pub fn wasm(name: &str) -> PathBuf {
         .iter()
         .chain(TEST_BOTS)
         .chain(C_BOTS)
+        .chain(LANGUAGE_BOTS)
         .any(|b| *b == name);
     if !known {
         panic!(
             "no bot named `{name}` was built for the tests. Built: koth-example-bots {EXAMPLE_BOTS:?}, \
-             koth-test-bots {TEST_BOTS:?}, example-bots/c {C_BOTS:?}. A new bot needs a bin \
+             koth-test-bots {TEST_BOTS:?}, example-bots/c {C_BOTS:?}, other languages {LANGUAGE_BOTS:?}. A new bot needs a bin \
              (example-bots/src/bin/{name}.rs or tests/bots/src/bin/{name}.rs) or example-bots/c/{name}.c."
         );
     }
