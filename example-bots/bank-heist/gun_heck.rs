@@ -16,7 +16,8 @@ mod kaylorr_criterion;
 
 use koth_guest::bank_heist::{run, Answer, Args, Decision, Round};
 
-fn decide(args: &Args) -> Decision {
+/// One invocation's decision.
+pub fn decide(args: &Args) -> Decision {
     match args.round {
         Round::First => Decision::Bet(kaylorr_criterion::kelly_bet(args)),
         Round::Second => Answer::Keep.into(),

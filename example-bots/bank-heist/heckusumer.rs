@@ -8,7 +8,8 @@
 
 use koth_guest::bank_heist::{run, Answer, Args, Decision, Round};
 
-fn decide(args: &Args) -> Decision {
+/// One invocation's decision.
+pub fn decide(args: &Args) -> Decision {
     match args.round {
         // As Python's int(0.1 * x): a float product, truncated.
         Round::First => Decision::Bet((0.1 * args.credits as f64) as u64),

@@ -16,7 +16,8 @@
 
 use koth_guest::bank_heist::{run, Answer, Args, Decision, Round};
 
-fn decide(args: &Args) -> Decision {
+/// One invocation's decision.
+pub fn decide(args: &Args) -> Decision {
     if args.round == Round::First {
         // Python 2's `/` on integers: floor division.
         let bet = if args.credits > 100 || args.employed {

@@ -19,7 +19,8 @@
 use koth_guest::bank_heist::{run, Answer, Args, Decision, Round};
 use koth_guest::Rng;
 
-fn decide(args: &Args, rng: &mut Rng) -> Decision {
+/// One invocation's decision.
+pub fn decide(args: &Args, rng: &mut Rng) -> Decision {
     if args.round == Round::First {
         // Python 2's `/` on integers: floor division.
         return Decision::Bet(if args.game < 900 {
