@@ -28,7 +28,10 @@ fn main() {
     let line = |i: usize| lines.get(i).copied().unwrap_or("");
     match std::fs::write("memory", vec![b'x'; 2000]) {
         Ok(()) => eprintln!("hog: the 2000-byte write succeeded"),
-        Err(e) => eprintln!("hog: the 2000-byte write failed: {e} (raw {:?})", e.raw_os_error()),
+        Err(e) => eprintln!(
+            "hog: the 2000-byte write failed: {e} (raw {:?})",
+            e.raw_os_error()
+        ),
     }
     if let Err(e) = std::fs::write("memory", vec![b'y'; 100]) {
         eprintln!("hog: even 100 bytes failed: {e}");
