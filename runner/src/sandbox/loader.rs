@@ -164,16 +164,14 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
                     }
                 }
             }
-            Payload::GlobalSection(reader) => {
-                // Globals live in the instance's context: past the cap the pooling allocator
-                // refuses the module and the on-demand one does not; refuse it on both.
-                if u64::from(reader.count()) > limits.globals {
-                    return Err(LoadError::TooComplex(format!(
-                        "defines {} globals, above the {}-global limit",
-                        reader.count(),
-                        limits.globals
-                    )));
-                }
+            // Globals live in the instance's context: past the cap the pooling allocator
+            // refuses the module and the on-demand one does not; refuse it on both.
+            Payload::GlobalSection(reader) if u64::from(reader.count()) > limits.globals => {
+                return Err(LoadError::TooComplex(format!(
+                    "defines {} globals, above the {}-global limit",
+                    reader.count(),
+                    limits.globals
+                )));
             }
             Payload::FunctionSection(reader) => {
                 functions += u64::from(reader.count());

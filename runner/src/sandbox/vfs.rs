@@ -78,13 +78,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// arguments and the tree, never on timing, so charges are deterministic.
 pub mod cost {
     /// One path component resolved (a sorted-map lookup of a name of up to 255 bytes).
-    pub const COMPONENT: u64 = 32;
+    pub const COMPONENT: u64 = 64;
     /// One symlink followed (on top of its target's bytes and components).
-    pub const SYMLINK: u64 = 64;
+    pub const SYMLINK: u64 = 160;
     /// One directory entry visited, listed or skipped to reach a cookie.
     pub const ENTRY: u64 = 12;
     /// One node visited by a subtree walk (rename's depth checks, removals).
-    pub const NODE: u64 = 32;
+    pub const NODE: u64 = 64;
     /// One byte of a path or target scanned, or of file content copied or moved.
     pub const BYTE: u64 = 1;
 }

@@ -73,3 +73,13 @@ fn pointer_arithmetic_never_wraps_past_4_gib() {
     let fault = errno(Errno::Fault);
     assert_eq!(values(&r), vec![1, fault, fault, fault, fault, fault, 0]);
 }
+
+/// An empty first iovec does not end `fd_read` or `fd_pread` early.
+#[test]
+fn an_empty_first_iovec_does_not_end_a_read() {
+    let sb = sandbox();
+    let bot = load(&sb, "empty_iovec");
+    let r = run(&bot, &mut coup_dir());
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    assert_eq!(values(&r), vec![0, 0, 2, 0, 2]);
+}
