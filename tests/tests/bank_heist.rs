@@ -77,16 +77,15 @@ fn archive_of(
         options: opts.clone(),
         engine: sb.settings().clone(),
     };
-    let dir = std::env::temp_dir().join(format!(
-        "koth-bank-heist-test-{}-{jobs}-{}",
-        std::process::id(),
-        opts.seed
-    ));
+    // Removed when dropped, even if an assertion below fails.
+    let tmp = tempfile::Builder::new()
+        .prefix("koth-bank-heist-test-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path().join("archive");
     let archive = Archive::create(&dir).unwrap();
     format::write_archive(&run, &manifest, &archive).unwrap();
-    let tree = read_tree(&dir);
-    std::fs::remove_dir_all(&dir).unwrap();
-    tree
+    read_tree(&dir)
 }
 
 #[test]

@@ -265,17 +265,12 @@ fn read_tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
-fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("koth-coup-test-{}-{name}", std::process::id()))
-}
-
 fn run_archive(
     bots: &[(Bot, PathBuf)],
     sb: &Sandbox,
     scratch: ScratchScope,
     jobs: usize,
     seed: u64,
-    dir: &Path,
 ) -> BTreeMap<String, Vec<u8>> {
     let players: Vec<&dyn Player> = bots.iter().map(|(b, _)| b as &dyn Player).collect();
     let opts = CoupOptions {
@@ -301,11 +296,15 @@ fn run_archive(
         options: opts,
         engine: sb.settings().clone(),
     };
-    let archive = Archive::create(dir).unwrap();
+    // Removed when dropped, even if an assertion fails.
+    let tmp = tempfile::Builder::new()
+        .prefix("koth-coup-test-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path().join("archive");
+    let archive = Archive::create(&dir).unwrap();
     tournament::write_archive(&t, &manifest, &archive).unwrap();
-    let tree = read_tree(dir);
-    std::fs::remove_dir_all(dir).unwrap();
-    tree
+    read_tree(&dir)
 }
 
 #[test]
@@ -322,8 +321,8 @@ fn archives_are_identical_for_any_worker_count_in_both_scratch_scopes() {
     let p = koth_tests::wasm("coup_cheater");
     bots.push((sb.load_file(&p, Some("cheat_counter")).unwrap(), p));
     for scope in [ScratchScope::Game, ScratchScope::Tournament] {
-        let one = run_archive(&bots, &sb, scope, 1, 7, &temp("j1"));
-        let three = run_archive(&bots, &sb, scope, 3, 7, &temp("j3"));
+        let one = run_archive(&bots, &sb, scope, 1, 7);
+        let three = run_archive(&bots, &sb, scope, 3, 7);
         assert_eq!(
             one.keys().collect::<Vec<_>>(),
             three.keys().collect::<Vec<_>>(),
@@ -363,7 +362,7 @@ fn archives_are_identical_for_any_worker_count_in_both_scratch_scopes() {
                 .any(|k| k.starts_with("scratch/") && k.ends_with("/cheat_counter/counter")));
         }
         // Another seed gives another tournament.
-        let other = run_archive(&bots, &sb, scope, 2, 8, &temp("s8"));
+        let other = run_archive(&bots, &sb, scope, 2, 8);
         assert_ne!(one["results.json"], other["results.json"]);
     }
 }

@@ -251,15 +251,15 @@ fn archive(bots: &[(Bot, PathBuf)], sb: &Sandbox, jobs: usize) -> BTreeMap<Strin
         options: opts,
         engine: sb.settings().clone(),
     };
-    let dir = std::env::temp_dir().join(format!(
-        "koth-languages-test-{}-j{jobs}",
-        std::process::id()
-    ));
+    // Removed when dropped, even if an assertion below fails.
+    let tmp = tempfile::Builder::new()
+        .prefix("koth-languages-test-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path().join("archive");
     let archive = Archive::create(&dir).unwrap();
     tournament::write_archive(&t, &manifest, &archive).unwrap();
-    let tree = read_tree(&dir);
-    std::fs::remove_dir_all(&dir).unwrap();
-    tree
+    read_tree(&dir)
 }
 
 /// Every language bot, the C bot and two Rust bots in one tournament: no forfeit anywhere, and

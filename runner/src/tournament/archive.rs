@@ -173,7 +173,11 @@ mod tests {
 
     #[test]
     fn refuses_paths_that_leave_the_archive() {
-        let dir = std::env::temp_dir().join(format!("koth-archive-test-{}", std::process::id()));
+        let tmp = tempfile::Builder::new()
+            .prefix("koth-archive-test-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path().join("archive");
         let a = Archive::create(&dir).unwrap();
         for bad in ["../x", "/etc/x", "a/../../x", ""] {
             assert!(
@@ -183,12 +187,15 @@ mod tests {
         }
         a.write("ok/file.txt", b"x").unwrap();
         assert_eq!(std::fs::read(dir.join("ok/file.txt")).unwrap(), b"x");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn never_replaces_a_folder_that_is_not_an_archive() {
-        let dir = std::env::temp_dir().join(format!("koth-archive-keep-{}", std::process::id()));
+        let tmp = tempfile::Builder::new()
+            .prefix("koth-archive-keep-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path().join("archive");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("precious.txt"), b"keep").unwrap();
         assert!(matches!(
@@ -196,13 +203,16 @@ mod tests {
             Err(ArchiveError::NotAnArchive(_))
         ));
         assert_eq!(std::fs::read(dir.join("precious.txt")).unwrap(), b"keep");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn scratch_is_written_whole_whatever_the_names() {
         use crate::sandbox::vfs::SnapshotEntry;
-        let dir = std::env::temp_dir().join(format!("koth-archive-links-{}", std::process::id()));
+        let tmp = tempfile::Builder::new()
+            .prefix("koth-archive-links-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path().join("archive");
         let a = Archive::create(&dir).unwrap();
         // A symlink `x` beside a folder `x.symlink` once made the archive fail half written.
         let entries = vec![
@@ -220,6 +230,5 @@ mod tests {
         let links = std::fs::read_to_string(dir.join(SYMLINKS)).unwrap();
         assert_eq!(links.lines().count(), 2);
         assert!(links.contains("\"target\":\"../../etc/passwd\""));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
