@@ -62,6 +62,29 @@ pub fn coup_bots() -> Vec<&'static str> {
     bots
 }
 
+/// Every file under `root`, by path relative to it, with its bytes: an archive as the tests
+/// compare it (two archives are identical when these maps are equal).
+pub fn read_tree(root: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("read the archive folder") {
+            let p = e.expect("an archive entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p
+                    .strip_prefix(root)
+                    .expect("under the root")
+                    .display()
+                    .to_string();
+                out.insert(rel, std::fs::read(&p).expect("read an archive file"));
+            }
+        }
+    }
+    out
+}
+
 pub mod coup {
     //! Coup situations to put a bot in, and the check of its answer.
     //!

@@ -7,7 +7,7 @@ use koth::games::Player;
 use koth::sandbox::{Bot, Limits, Outcome, Sandbox, SandboxOptions, TrapKind, Vfs, VfsLimits};
 use koth::tournament::archive::Archive;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn sandbox() -> Sandbox {
     Sandbox::new(SandboxOptions::default()).expect("sandbox")
@@ -244,27 +244,6 @@ fn an_illegal_exchange_forfeits() {
     assert!(seen, "no game reached an exchange completion");
 }
 
-/// Every file of an archive folder, by relative path.
-fn read_tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let e = e.unwrap();
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.insert(
-                    p.strip_prefix(root).unwrap().display().to_string(),
-                    std::fs::read(&p).unwrap(),
-                );
-            }
-        }
-    }
-    out
-}
-
 fn run_archive(
     bots: &[(Bot, PathBuf)],
     sb: &Sandbox,
@@ -304,7 +283,7 @@ fn run_archive(
     let dir = tmp.path().join("archive");
     let archive = Archive::create(&dir).unwrap();
     tournament::write_archive(&t, &manifest, &archive).unwrap();
-    read_tree(&dir)
+    koth_tests::read_tree(&dir)
 }
 
 #[test]

@@ -11,7 +11,6 @@ use koth::sandbox::{Bot, Limits, Sandbox, SandboxOptions, VfsLimits};
 use koth::tournament::archive::Archive;
 use koth::tournament::BotEntry;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 const BOTS: [&str; 4] = ["random_8020", "marius", "old_stager", "card_counter"];
 
@@ -24,23 +23,6 @@ fn load(sb: &Sandbox, names: &[&str]) -> Vec<Bot> {
         .iter()
         .map(|n| sb.load_file(&koth_tests::wasm(n), None).expect(n))
         .collect()
-}
-
-fn read_tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(root).unwrap().display().to_string();
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
 }
 
 fn archive_of(
@@ -74,7 +56,7 @@ fn archive_of(
     let dir = tmp.path().join("archive");
     let archive = Archive::create(&dir).unwrap();
     format::write_archive(&run, &manifest, &archive).unwrap();
-    read_tree(&dir)
+    koth_tests::read_tree(&dir)
 }
 
 #[test]

@@ -201,24 +201,6 @@ fn coup_go_plays_without_forfeits() {
     ]);
 }
 
-/// Every file of an archive folder, by relative path.
-fn read_tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(root).unwrap().display().to_string();
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
-}
-
 /// One tournament's archive, read back and removed.
 fn archive(bots: &[(Bot, PathBuf)], sb: &Sandbox, jobs: usize) -> BTreeMap<String, Vec<u8>> {
     let players: Vec<&dyn Player> = bots.iter().map(|(b, _)| b as &dyn Player).collect();
@@ -259,7 +241,7 @@ fn archive(bots: &[(Bot, PathBuf)], sb: &Sandbox, jobs: usize) -> BTreeMap<Strin
     let dir = tmp.path().join("archive");
     let archive = Archive::create(&dir).unwrap();
     tournament::write_archive(&t, &manifest, &archive).unwrap();
-    read_tree(&dir)
+    koth_tests::read_tree(&dir)
 }
 
 /// Every language bot, the C bot and two Rust bots in one tournament: no forfeit anywhere, and

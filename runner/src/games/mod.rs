@@ -9,7 +9,7 @@ pub mod bank_heist;
 pub mod coup;
 pub mod euchre;
 
-use crate::sandbox::{Bot, Invocation, Report, Vfs};
+use crate::sandbox::{Bot, Invocation, Outcome, Report, Vfs};
 
 /// Something that can take one decision: a sandboxed bot, or a scripted player in tests.
 pub trait Player: Sync {
@@ -26,6 +26,19 @@ impl Player for Bot {
 
     fn invoke(&self, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
         Bot::invoke(self, inv, dir)
+    }
+}
+
+/// A short stable name for an invocation that did not end `ok`, for the leaderboard's
+/// forfeit and failure counts (`exit`, `trap`, `fuel`, `memory`, `output`, `limit`).
+pub fn crash_kind(outcome: &Outcome) -> &'static str {
+    match outcome {
+        Outcome::Exit(_) => "exit",
+        Outcome::Trap(_) => "trap",
+        Outcome::OutOfFuel => "fuel",
+        Outcome::OutOfMemory => "memory",
+        Outcome::OutputLimit => "output",
+        _ => "limit",
     }
 }
 

@@ -48,6 +48,34 @@ struct Comparison {
     w: f64,
 }
 
+/// `a` against `b`: a win for the one with the higher key, half a win each when equal.
+fn compare(a: usize, b: usize, ka: u64, kb: u64, out: &mut Vec<Comparison>) {
+    match ka.cmp(&kb) {
+        std::cmp::Ordering::Greater => out.push(Comparison {
+            winner: a,
+            loser: b,
+            w: 1.0,
+        }),
+        std::cmp::Ordering::Less => out.push(Comparison {
+            winner: b,
+            loser: a,
+            w: 1.0,
+        }),
+        std::cmp::Ordering::Equal => {
+            out.push(Comparison {
+                winner: a,
+                loser: b,
+                w: 0.5,
+            });
+            out.push(Comparison {
+                winner: b,
+                loser: a,
+                w: 0.5,
+            });
+        }
+    }
+}
+
 /// The comparisons a match contributes.
 fn comparisons(m: &MatchSummary) -> Vec<Comparison> {
     let mut out = Vec::new();
@@ -55,70 +83,20 @@ fn comparisons(m: &MatchSummary) -> Vec<Comparison> {
         return out;
     }
     let parts = &m.participants;
-    let won = |pos: usize| m.winners.contains(&pos);
+    let won = |pos: usize| u64::from(m.winners.contains(&pos));
     if parts.len() == 2 {
-        let (a, b) = (parts[0], parts[1]);
-        if a == b {
-            return out;
-        }
-        match (won(0), won(1)) {
-            (true, false) => out.push(Comparison {
-                winner: a,
-                loser: b,
-                w: 1.0,
-            }),
-            (false, true) => out.push(Comparison {
-                winner: b,
-                loser: a,
-                w: 1.0,
-            }),
-            _ => {
-                out.push(Comparison {
-                    winner: a,
-                    loser: b,
-                    w: 0.5,
-                });
-                out.push(Comparison {
-                    winner: b,
-                    loser: a,
-                    w: 0.5,
-                });
-            }
+        // Two sides: the winner beats the loser; no winner (or both) is a draw.
+        if parts[0] != parts[1] {
+            compare(parts[0], parts[1], won(0), won(1), &mut out);
         }
         return out;
     }
     // More than two: every pair, ranked by score (or by winning, when scores are absent).
-    let key = |pos: usize| m.scores.get(pos).copied().unwrap_or(u64::from(won(pos)));
+    let key = |pos: usize| m.scores.get(pos).copied().unwrap_or(won(pos));
     for i in 0..parts.len() {
         for j in i + 1..parts.len() {
-            let (a, b) = (parts[i], parts[j]);
-            if a == b {
-                continue;
-            }
-            let (ka, kb) = (key(i), key(j));
-            if ka > kb {
-                out.push(Comparison {
-                    winner: a,
-                    loser: b,
-                    w: 1.0,
-                });
-            } else if kb > ka {
-                out.push(Comparison {
-                    winner: b,
-                    loser: a,
-                    w: 1.0,
-                });
-            } else {
-                out.push(Comparison {
-                    winner: a,
-                    loser: b,
-                    w: 0.5,
-                });
-                out.push(Comparison {
-                    winner: b,
-                    loser: a,
-                    w: 0.5,
-                });
+            if parts[i] != parts[j] {
+                compare(parts[i], parts[j], key(i), key(j), &mut out);
             }
         }
     }

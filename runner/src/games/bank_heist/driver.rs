@@ -87,12 +87,7 @@ impl Failure {
     /// A short stable name of the kind, for the leaderboard's counts.
     pub fn kind(&self) -> &'static str {
         match self {
-            Failure::Crash(Outcome::Exit(_)) => "exit",
-            Failure::Crash(Outcome::Trap(_)) => "trap",
-            Failure::Crash(Outcome::OutOfFuel) => "fuel",
-            Failure::Crash(Outcome::OutOfMemory) => "memory",
-            Failure::Crash(Outcome::OutputLimit) => "output",
-            Failure::Crash(_) => "limit",
+            Failure::Crash(o) => crate::games::crash_kind(o),
             Failure::NotABet(_) => "not a bet",
         }
     }

@@ -35,12 +35,7 @@ impl Forfeit {
     /// A short stable name of the kind, for the leaderboard's counts.
     pub fn kind(&self) -> &'static str {
         match self {
-            Forfeit::Crash(Outcome::Exit(_)) => "exit",
-            Forfeit::Crash(Outcome::Trap(_)) => "trap",
-            Forfeit::Crash(Outcome::OutOfFuel) => "fuel",
-            Forfeit::Crash(Outcome::OutOfMemory) => "memory",
-            Forfeit::Crash(Outcome::OutputLimit) => "output",
-            Forfeit::Crash(_) => "limit",
+            Forfeit::Crash(o) => crate::games::crash_kind(o),
             Forfeit::FileRule(_) => "file",
             Forfeit::IllegalMove(_) => "illegal move",
             Forfeit::IllegalExchange(_) => "illegal exchange",
