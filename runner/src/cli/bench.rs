@@ -297,40 +297,57 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let root = std::env::temp_dir().join(format!("koth-bench-native-{}", std::process::id()));
-    let natives = a
-        .bots
-        .iter()
-        .map(|p| {
-            let stem = p
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let exe = native_exe(&a.native_dir, &stem)?;
-            Ok(NativePlayer {
-                name: stem,
-                exe,
-                root: root.clone(),
-            })
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let natives = native_players(&a.bots, &a.native_dir, |name, exe| NativePlayer {
+        name,
+        exe,
+        root: root.clone(),
+    })?;
     let nplayers: Vec<&dyn Player> = natives.iter().map(|b| b as &dyn Player).collect();
     let t = Instant::now();
     let native_run = tournament::run(&nplayers, &opts, jobs, &|_, _| {});
     let native_secs = t.elapsed().as_secs_f64();
     let _ = std::fs::remove_dir_all(&root);
-    let ninv = native_run.invocations();
-    println!(
-        "native: {} games, {} invocations in {:.2} s wall ({:.0} invocations/s, process per move, same driver)",
-        native_run.records.len(),
-        ninv,
+    let games = format!("{} games", native_run.records.len());
+    print_comparison(
+        &games,
+        inv,
+        koth_secs,
+        native_run.invocations(),
         native_secs,
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One native player per wasm bot: the build named like the wasm file's stem in `dir`,
+/// made into a player by `make(name, exe)`.
+pub(crate) fn native_players<P>(
+    bots: &[PathBuf],
+    dir: &Path,
+    make: impl Fn(String, PathBuf) -> P,
+) -> anyhow::Result<Vec<P>> {
+    bots.iter()
+        .map(|p| {
+            let stem = p
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let exe = native_exe(dir, &stem)?;
+            Ok(make(stem, exe))
+        })
+        .collect()
+}
+
+/// The native run's line and the ratio of the two runs' time per invocation.
+pub(crate) fn print_comparison(what: &str, inv: u64, koth_secs: f64, ninv: u64, native_secs: f64) {
+    println!(
+        "native: {what}, {ninv} invocations in {native_secs:.2} s wall ({:.0} invocations/s, process per decision, same driver)",
         ninv as f64 / native_secs
     );
     println!(
-        "ratio: koth is {:.1}x faster per invocation",
-        (native_secs / ninv as f64) / (koth_secs / inv as f64)
+        "ratio: koth is {:.1}x faster per invocation, {:.1}x in wall time",
+        (native_secs / ninv as f64) / (koth_secs / inv as f64),
+        native_secs / koth_secs
     );
-    Ok(ExitCode::SUCCESS)
 }
 
 pub(crate) fn native_exe(dir: &Path, stem: &str) -> anyhow::Result<PathBuf> {

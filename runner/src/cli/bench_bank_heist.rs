@@ -113,34 +113,14 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
     if a.skip_native {
         return Ok(ExitCode::SUCCESS);
     }
-    let natives = a
-        .bots
-        .iter()
-        .map(|p| {
-            let stem = p
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let exe = super::bench::native_exe(&a.native_dir, &stem)?;
-            Ok(NativeArgvPlayer { name: stem, exe })
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let natives = super::bench::native_players(&a.bots, &a.native_dir, |name, exe| {
+        NativeArgvPlayer { name, exe }
+    })?;
     let nplayers: Vec<&dyn Player> = natives.iter().map(|b| b as &dyn Player).collect();
     let t = Instant::now();
     let native_run = format::run(&nplayers, &opts, 1, &|_, _| {});
     let native_secs = t.elapsed().as_secs_f64();
-    let ninv = native_run.invocations();
-    println!(
-        "native: 1 tournament of {} games, {} invocations in {:.2} s wall ({:.0} invocations/s, process per decision, same driver)",
-        a.games,
-        ninv,
-        native_secs,
-        ninv as f64 / native_secs
-    );
-    println!(
-        "ratio: koth is {:.1}x faster per invocation, {:.1}x in wall time",
-        (native_secs / ninv as f64) / (koth_secs / inv as f64),
-        native_secs / koth_secs
-    );
+    let what = format!("1 tournament of {} games", a.games);
+    super::bench::print_comparison(&what, inv, koth_secs, native_run.invocations(), native_secs);
     Ok(ExitCode::SUCCESS)
 }

@@ -154,39 +154,24 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let root = std::env::temp_dir().join(format!("koth-bench-euchre-{}", std::process::id()));
-    let natives = a
-        .bots
-        .iter()
-        .map(|p| {
-            let stem = p
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let exe = super::bench::native_exe(&a.native_dir, &stem)?;
-            Ok(NativeStdinPlayer {
-                name: stem,
-                exe,
-                root: root.clone(),
-            })
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let natives =
+        super::bench::native_players(&a.bots, &a.native_dir, |name, exe| NativeStdinPlayer {
+            name,
+            exe,
+            root: root.clone(),
+        })?;
     let nplayers: Vec<&dyn Player> = natives.iter().map(|b| b as &dyn Player).collect();
     let t = Instant::now();
     let native_run = format::run(&nplayers, &opts, jobs, &|_, _| {});
     let native_secs = t.elapsed().as_secs_f64();
     let _ = std::fs::remove_dir_all(&root);
-    let ninv = native_run.invocations();
-    println!(
-        "native: {} games, {} invocations in {:.2} s wall ({:.0} invocations/s, process per decision, same driver)",
-        native_run.records.len(),
-        ninv,
+    let games = format!("{} games", native_run.records.len());
+    super::bench::print_comparison(
+        &games,
+        inv,
+        koth_secs,
+        native_run.invocations(),
         native_secs,
-        ninv as f64 / native_secs
-    );
-    println!(
-        "ratio: koth is {:.1}x faster per invocation, {:.1}x in wall time",
-        (native_secs / ninv as f64) / (koth_secs / inv as f64),
-        native_secs / koth_secs
     );
     Ok(ExitCode::SUCCESS)
 }
