@@ -3,11 +3,10 @@
 use super::common::{self, TournamentArgs};
 use anyhow::{bail, Context};
 use clap::Args;
-use koth::games::bank_heist::format::{self, BankHeistOptions, Manifest};
+use koth::games::bank_heist::format::{self, BankHeistOptions};
 use koth::games::Player;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 #[derive(Args)]
 pub(crate) struct BankHeistArgs {
@@ -51,20 +50,11 @@ pub(crate) fn run(args: BankHeistArgs) -> anyhow::Result<ExitCode> {
         opts.seed,
         setup.jobs
     );
-    let bar = common::progress_bar(opts.tournaments as usize, "tournaments");
-    let started = Instant::now();
-    let result = format::run(&players, &opts, setup.jobs, &|done, _| {
-        bar.set_position(done as u64)
-    });
-    let elapsed = started.elapsed();
-    bar.finish_and_clear();
-    let manifest = Manifest {
-        game: "bank-heist".into(),
-        koth_version: env!("CARGO_PKG_VERSION").into(),
-        bots: common::manifest_bots(&bots, &args.bots),
-        options: opts,
-        engine: setup.sandbox.settings().clone(),
-    };
+    let (result, elapsed) =
+        common::with_progress(opts.tournaments as usize, "tournaments", |progress| {
+            format::run(&players, &opts, setup.jobs, progress)
+        });
+    let manifest = common::manifest("bank-heist", &bots, &args.bots, opts, &setup.sandbox);
     format::write_archive(&result, &manifest, &archive)
         .with_context(|| format!("writing the archive in {}", out.display()))?;
     Ok(common::report(

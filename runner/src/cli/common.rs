@@ -10,7 +10,7 @@ use koth::sandbox::{Bot, Limits, Sandbox};
 use koth::tournament::archive::Archive;
 use koth::tournament::leaderboard::Leaderboard;
 use koth::tournament::results::head_to_head;
-use koth::tournament::{BotEntry, MatchSummary};
+use koth::tournament::{BotEntry, Manifest, MatchSummary};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -119,8 +119,40 @@ pub(crate) fn load_bots(sandbox: &Sandbox, paths: &[PathBuf]) -> anyhow::Result<
     Ok(bots)
 }
 
+/// The manifest of a run of `game` with these bots (loaded from `paths`) and options.
+pub(crate) fn manifest<O>(
+    game: &str,
+    bots: &[Bot],
+    paths: &[PathBuf],
+    options: O,
+    sandbox: &Sandbox,
+) -> Manifest<O> {
+    Manifest {
+        game: game.into(),
+        koth_version: env!("CARGO_PKG_VERSION").into(),
+        bots: manifest_bots(bots, paths),
+        options,
+        engine: sandbox.settings().clone(),
+    }
+}
+
+/// Run `play` with a progress bar over `total` `unit`s; returns what it returned and how
+/// long it took.
+pub(crate) fn with_progress<R>(
+    total: usize,
+    unit: &str,
+    play: impl FnOnce(&(dyn Fn(usize, usize) + Sync)) -> R,
+) -> (R, Duration) {
+    let bar = progress_bar(total, unit);
+    let started = std::time::Instant::now();
+    let result = play(&|done, _| bar.set_position(done as u64));
+    let elapsed = started.elapsed();
+    bar.finish_and_clear();
+    (result, elapsed)
+}
+
 /// The bots as the manifest records them.
-pub(crate) fn manifest_bots(bots: &[Bot], paths: &[PathBuf]) -> Vec<BotEntry> {
+fn manifest_bots(bots: &[Bot], paths: &[PathBuf]) -> Vec<BotEntry> {
     bots.iter()
         .zip(paths)
         .map(|(b, p)| BotEntry {
@@ -135,7 +167,7 @@ pub(crate) fn manifest_bots(bots: &[Bot], paths: &[PathBuf]) -> Vec<BotEntry> {
 }
 
 /// A progress bar on a terminal (hidden otherwise, so logs stay clean).
-pub(crate) fn progress_bar(total: usize, unit: &str) -> ProgressBar {
+fn progress_bar(total: usize, unit: &str) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

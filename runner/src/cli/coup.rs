@@ -3,12 +3,11 @@
 use super::common::{self, TournamentArgs};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use koth::games::coup::tournament::{self, CoupOptions, Manifest, ScratchScope};
+use koth::games::coup::tournament::{self, CoupOptions, ScratchScope};
 use koth::games::Player;
 use koth::sandbox::VfsLimits;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Scope {
@@ -64,20 +63,10 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
         opts.seed,
         setup.jobs
     );
-    let bar = common::progress_bar(total, "games");
-    let started = Instant::now();
-    let result = tournament::run(&players, &opts, setup.jobs, &|done, _| {
-        bar.set_position(done as u64)
+    let (result, elapsed) = common::with_progress(total, "games", |progress| {
+        tournament::run(&players, &opts, setup.jobs, progress)
     });
-    let elapsed = started.elapsed();
-    bar.finish_and_clear();
-    let manifest = Manifest {
-        game: "coup".into(),
-        koth_version: env!("CARGO_PKG_VERSION").into(),
-        bots: common::manifest_bots(&bots, &args.bots),
-        options: opts,
-        engine: setup.sandbox.settings().clone(),
-    };
+    let manifest = common::manifest("coup", &bots, &args.bots, opts, &setup.sandbox);
     tournament::write_archive(&result, &manifest, &archive)
         .with_context(|| format!("writing the archive in {}", out.display()))?;
     Ok(common::report(

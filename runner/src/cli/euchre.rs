@@ -3,11 +3,10 @@
 use super::common::{self, TournamentArgs};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use koth::games::euchre::format::{self, EuchreOptions, Manifest, Partners};
+use koth::games::euchre::format::{self, EuchreOptions, Partners};
 use koth::games::Player;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 #[derive(Clone, Copy, ValueEnum)]
 enum PartnersArg {
@@ -84,20 +83,10 @@ pub(crate) fn run(args: EuchreArgs) -> anyhow::Result<ExitCode> {
         opts.seed,
         setup.jobs
     );
-    let bar = common::progress_bar(total, "games");
-    let started = Instant::now();
-    let result = format::run(&players, &opts, setup.jobs, &|done, _| {
-        bar.set_position(done as u64)
+    let (result, elapsed) = common::with_progress(total, "games", |progress| {
+        format::run(&players, &opts, setup.jobs, progress)
     });
-    let elapsed = started.elapsed();
-    bar.finish_and_clear();
-    let manifest = Manifest {
-        game: "euchre".into(),
-        koth_version: env!("CARGO_PKG_VERSION").into(),
-        bots: common::manifest_bots(&bots, &args.bots),
-        options: opts,
-        engine: setup.sandbox.settings().clone(),
-    };
+    let manifest = common::manifest("euchre", &bots, &args.bots, opts, &setup.sandbox);
     format::write_archive(&result, &manifest, &archive)
         .with_context(|| format!("writing the archive in {}", out.display()))?;
     Ok(common::report(
