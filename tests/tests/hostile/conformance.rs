@@ -83,3 +83,21 @@ fn an_empty_first_iovec_does_not_end_a_read() {
     assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
     assert_eq!(values(&r), vec![0, 0, 2, 0, 2]);
 }
+
+/// Found by the differential test against wasmtime-wasi: `O_DIRECTORY` with `O_CREAT`,
+/// `O_EXCL` or `O_TRUNC` is `EINVAL` before any lookup, and `fd_readdir` of a file is `EBADF`.
+#[test]
+fn wasmtime_wasi_agreements_found_by_the_differential_test() {
+    let sb = sandbox();
+    let bot = load(&sb, "wasi_diff_found");
+    let mut d = coup_dir();
+    let r = run(&bot, &mut d);
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    let inval = errno(Errno::Inval);
+    assert_eq!(
+        values(&r),
+        vec![inval, inval, inval, 0, errno(Errno::Badf)]
+    );
+    assert_eq!(d.snapshot(), vec![file("history.txt", HISTORY)]);
+    assert_host_unharmed(&sb);
+}

@@ -561,7 +561,7 @@ pub(crate) fn fd_readdir(
 ) -> CallResult {
     let node = match st.fds.get(fd)? {
         Fd::Dir { node, .. } => node,
-        Fd::File { .. } => return Err(Errno::Notdir.into()),
+        // Not a directory descriptor: `Badf`, as wasmtime-wasi says (found by tests/wasi-diff).
         _ => return Err(Errno::Badf.into()),
     };
     st.fds.need(fd, RIGHT_FD_READDIR)?;

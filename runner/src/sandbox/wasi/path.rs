@@ -64,6 +64,12 @@ pub(crate) fn path_open(
     {
         return Err(Errno::Inval.into());
     }
+    // A directory can be neither created, made exclusively nor truncated by `path_open`:
+    // refused before the path is looked at, as wasmtime-wasi does (found by the differential
+    // test, tests/wasi-diff).
+    if oflags & OFLAG_DIRECTORY != 0 && oflags & (OFLAG_CREAT | OFLAG_EXCL | OFLAG_TRUNC) != 0 {
+        return Err(Errno::Inval.into());
+    }
     st.fds.check_room()?;
     // Check where the new descriptor goes before opening anything: a bad pointer must not
     // leave a file created or a descriptor taken.
