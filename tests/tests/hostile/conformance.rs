@@ -94,10 +94,7 @@ fn wasmtime_wasi_agreements_found_by_the_differential_test() {
     let r = run(&bot, &mut d);
     assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
     let inval = errno(Errno::Inval);
-    assert_eq!(
-        values(&r),
-        vec![inval, inval, inval, 0, errno(Errno::Badf)]
-    );
+    assert_eq!(values(&r), vec![inval, inval, inval, 0, errno(Errno::Badf)]);
     assert_eq!(d.snapshot(), vec![file("history.txt", HISTORY)]);
     assert_host_unharmed(&sb);
 }
