@@ -113,7 +113,7 @@
   (func (export "_start")
     ;; 1. link -> history.txt.
     (call $emit (call $symlink (global.get $history) (global.get $link)))
-    ;; 2. open "link/"; 3. with CREAT|TRUNC; 4. "history.txt/"; 5. "history.txt/.";
+    ;; 2. open "link/"; 3. with CREAT|TRUNC (EISDIR, as Linux); 4. "history.txt/"; 5. "history.txt/.";
     ;; 6. "history.txt/.."; 7. "history.txt/" with TRUNC; 8. "link/.".
     (call $emit (call $open (i32.const 3) (global.get $link_slash) (i32.const 0) (i32.const 0)))
     (call $emit (call $open (i32.const 3) (global.get $link_slash) (i32.const 9) (i32.const 0)))

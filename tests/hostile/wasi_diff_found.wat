@@ -3,10 +3,16 @@
 (module
   (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
   (import "wasi_snapshot_preview1" "fd_readdir" (func $fd_readdir (param i32 i32 i32 i64 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_read" (func $fd_read (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_symlink" (func $path_symlink (param i32 i32 i32 i32 i32) (result i32)))
   (import "wasi_snapshot_preview1" "path_open" (func $path_open (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32)))
   (memory (export "memory") 1)
   (data (i32.const 256) "history.txt")
   (data (i32.const 288) "d")
+  (data (i32.const 320) ".")
+  (data (i32.const 352) "s")
+  ;; An iovec of 8 bytes at 1024.
+  (data (i32.const 40) "\00\04\00\00\08\00\00\00")
   (func $emit (param $v i32)
     (i64.store (i32.const 16) (i64.extend_i32_s (local.get $v)))
     (i32.store (i32.const 0) (i32.const 16))
@@ -24,5 +30,12 @@
     ;; 4. open history.txt; 5. fd_readdir of a file descriptor: EBADF.
     (call $emit (call $open (i32.const 256) (i32.const 11) (i32.const 0)))
     (call $emit (call $fd_readdir (i32.load (i32.const 32)) (i32.const 1024) (i32.const 64) (i64.const 0) (i32.const 48)))
+    ;; 6. O_CREAT of an existing folder: EISDIR. 7. open "."; 8. fd_read of it: EBADF.
+    (call $emit (call $open (i32.const 320) (i32.const 1) (i32.const 1)))
+    (call $emit (call $open (i32.const 320) (i32.const 1) (i32.const 0)))
+    (call $emit (call $fd_read (i32.load (i32.const 32)) (i32.const 40) (i32.const 1) (i32.const 48)))
+    ;; 9. s -> history.txt; 10. O_CREAT|O_EXCL of s: EEXIST (the link is not followed).
+    (call $emit (call $path_symlink (i32.const 256) (i32.const 11) (i32.const 3) (i32.const 352) (i32.const 1)))
+    (call $emit (call $open (i32.const 352) (i32.const 1) (i32.const 5)))
   )
 )

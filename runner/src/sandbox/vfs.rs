@@ -684,7 +684,7 @@ impl Vfs {
             return Err(Errno::Exist);
         }
         match self.node(id)?.kind {
-            NodeKind::Dir(_) if opts.truncate => Err(Errno::Isdir),
+            NodeKind::Dir(_) if opts.truncate || opts.create => Err(Errno::Isdir),
             NodeKind::Dir(_) => Ok(id),
             _ if opts.directory || r.trailing => Err(Errno::Notdir),
             NodeKind::File(_) if opts.truncate => self.set_len(id, 0).map(|()| id),

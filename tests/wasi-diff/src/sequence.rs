@@ -44,6 +44,12 @@ pub const TARGETS: &[&str] = &["a", "d", "d/x", "missing", "../a", "l", ".", "e/
 pub const SLOTS: u8 = 6;
 /// What a slot holds before its first open: a descriptor that is never valid.
 pub const NO_FD: u32 = 99;
+const OFLAG_CREAT: u16 = 1;
+const OFLAG_TRUNC: u16 = 8;
+/// The `FD_WRITE` right.
+pub const RIGHT_FD_WRITE: u64 = 0x40;
+/// `EISDIR`.
+pub const ERRNO_ISDIR: i64 = 31;
 
 /// One WASI call. Paths are indices into [`NAMES`], targets into [`TARGETS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,14 +106,23 @@ pub fn generate(seed: u64, n: usize) -> Vec<Op> {
             let slot = rng.below(u64::from(SLOTS)) as u8;
             let path = name(&mut rng);
             match rng.below(16) {
-                0..=2 => Op::Open {
-                    slot,
-                    follow: rng.below(2) == 1,
-                    path,
-                    oflags: rng.below(16) as u16,
-                    rights: [2u64, 0x40, 0x42, 0x1fff_ffff][rng.below(4) as usize],
-                    fdflags: rng.below(2) as u16,
-                },
+                0..=2 => {
+                    let oflags = rng.below(16) as u16;
+                    let mut rights = [2u64, 0x40, 0x42, 0x1fff_ffff][rng.below(4) as usize];
+                    // Creating or truncating asks for FD_WRITE: wasmtime-wasi opens for
+                    // writing whenever it creates or truncates (rule `create-implies-write`).
+                    if oflags & (OFLAG_CREAT | OFLAG_TRUNC) != 0 {
+                        rights |= RIGHT_FD_WRITE;
+                    }
+                    Op::Open {
+                        slot,
+                        follow: rng.below(2) == 1,
+                        path,
+                        oflags,
+                        rights,
+                        fdflags: rng.below(2) as u16,
+                    }
+                }
                 3 => Op::Write {
                     slot,
                     n: rng.below(48) as u32,
@@ -283,9 +298,21 @@ pub fn render(ops: &[Op]) -> String {
   (func $ok (param $err i32) (result i32)
     (call $e (local.get $err))
     (i32.eqz (local.get $err)))
+  ;; An open refused with EISDIR while FD_WRITE was asked for is tried again without it, and
+  ;; both errnos are printed: wasmtime-wasi refuses a folder asked for with FD_WRITE, koth
+  ;; opens it (rule `directory-write-rights`), and the sequence goes on alike.
   (func $open (param $slot i32) (param $follow i32) (param $p i32) (param $l i32) (param $o i32) (param $r i64) (param $f i32)
-    (if (call $ok (call $path_open (i32.const 3) (local.get $follow) (local.get $p) (local.get $l)
-      (local.get $o) (local.get $r) (local.get $r) (local.get $f) (i32.const 24))) (then
+    (local $err i32)
+    (local.set $err (call $path_open (i32.const 3) (local.get $follow) (local.get $p) (local.get $l)
+      (local.get $o) (local.get $r) (local.get $r) (local.get $f) (i32.const 24)))
+    (call $e (local.get $err))
+    (if (i32.and (i32.eq (local.get $err) (i32.const 31))
+                 (i64.ne (i64.and (local.get $r) (i64.const 0x40)) (i64.const 0))) (then
+      (local.set $r (i64.and (local.get $r) (i64.const -65)))
+      (local.set $err (call $path_open (i32.const 3) (local.get $follow) (local.get $p) (local.get $l)
+        (local.get $o) (local.get $r) (local.get $r) (local.get $f) (i32.const 24)))
+      (call $e (local.get $err))))
+    (if (i32.eqz (local.get $err)) (then
       (i32.store (i32.add (i32.const 512) (i32.shl (local.get $slot) (i32.const 2))) (i32.load (i32.const 24)))
       (call $e (i32.load (i32.const 24))))))
   (func $write (param $slot i32) (param $n i32)
@@ -366,6 +393,18 @@ pub fn decode(ops: &[Op], mut out: &[u8]) -> Result<Vec<Record>, String> {
             values: Vec::new(),
             bytes: Vec::new(),
         };
+        // The second try of an open refused with EISDIR (see `$open`): its errno, then the
+        // descriptor if it worked.
+        if let Op::Open { rights, .. } = op {
+            if errno == ERRNO_ISDIR && rights & RIGHT_FD_WRITE != 0 {
+                let again = num(&mut out).map_err(|e| format!("call {i}: {e}"))?;
+                r.values.push(again);
+                if again == 0 {
+                    r.values
+                        .push(num(&mut out).map_err(|e| format!("call {i}: {e}"))?);
+                }
+            }
+        }
         if errno == 0 {
             let (numbers, with_bytes) = match op {
                 Op::Open { .. } | Op::Write { .. } | Op::Pwrite { .. } | Op::Seek { .. } => {

@@ -146,7 +146,7 @@ fn write_to(
             st.charge_bytes(n.max(grown));
             Ok(n)
         }
-        Fd::Dir { .. } => Err(Errno::Isdir.into()),
+        Fd::Dir { .. } => Err(Errno::Badf.into()),
         Fd::Stdin => Err(Errno::Badf.into()),
     }
 }
@@ -176,7 +176,7 @@ pub(crate) fn fd_pwrite(
 ) -> CallResult {
     match st.fds.get(fd)? {
         Fd::File { .. } => {}
-        Fd::Dir { .. } => return Err(Errno::Isdir.into()),
+        Fd::Dir { .. } => return Err(Errno::Badf.into()),
         _ => return Err(Errno::Spipe.into()),
     }
     let list = iovecs(st, mem, iovs, n)?;
@@ -257,7 +257,9 @@ pub(crate) fn fd_read(
             }
             got
         }
-        Fd::Dir { .. } => return Err(Errno::Isdir.into()),
+        // Reading or writing a directory descriptor is `EBADF`, as in wasmtime-wasi (found by
+        // tests/wasi-diff; POSIX would say EISDIR, but WASI has no read right on a folder).
+        Fd::Dir { .. } => return Err(Errno::Badf.into()),
         Fd::Stdout | Fd::Stderr => return Err(Errno::Badf.into()),
     };
     mem.write_u32(out, got as u32)?;
@@ -282,7 +284,7 @@ pub(crate) fn fd_pread(
             read_file(st, mem, node, offset, &list)?
         }
         Fd::File { .. } => return Err(Errno::Badf.into()),
-        Fd::Dir { .. } => return Err(Errno::Isdir.into()),
+        Fd::Dir { .. } => return Err(Errno::Badf.into()),
         _ => return Err(Errno::Spipe.into()),
     };
     mem.write_u32(out, got as u32)?;
