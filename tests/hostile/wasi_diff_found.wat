@@ -4,6 +4,7 @@
   (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
   (import "wasi_snapshot_preview1" "fd_readdir" (func $fd_readdir (param i32 i32 i32 i64 i32) (result i32)))
   (import "wasi_snapshot_preview1" "fd_read" (func $fd_read (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_filestat_set_size" (func $fd_filestat_set_size (param i32 i64) (result i32)))
   (import "wasi_snapshot_preview1" "path_symlink" (func $path_symlink (param i32 i32 i32 i32 i32) (result i32)))
   (import "wasi_snapshot_preview1" "path_open" (func $path_open (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32)))
   (memory (export "memory") 1)
@@ -34,7 +35,9 @@
     (call $emit (call $open (i32.const 320) (i32.const 1) (i32.const 1)))
     (call $emit (call $open (i32.const 320) (i32.const 1) (i32.const 0)))
     (call $emit (call $fd_read (i32.load (i32.const 32)) (i32.const 40) (i32.const 1) (i32.const 48)))
-    ;; 9. s -> history.txt; 10. O_CREAT|O_EXCL of s: EEXIST (the link is not followed).
+    ;; 9. fd_filestat_set_size of the folder: EBADF.
+    (call $emit (call $fd_filestat_set_size (i32.load (i32.const 32)) (i64.const 0)))
+    ;; 10. s -> history.txt; 11. O_CREAT|O_EXCL of s: EEXIST (the link is not followed).
     (call $emit (call $path_symlink (i32.const 256) (i32.const 11) (i32.const 3) (i32.const 352) (i32.const 1)))
     (call $emit (call $open (i32.const 352) (i32.const 1) (i32.const 5)))
   )

@@ -86,7 +86,7 @@ fn an_empty_first_iovec_does_not_end_a_read() {
 
 /// Found by the differential test against wasmtime-wasi: `O_DIRECTORY` with `O_CREAT`,
 /// `O_EXCL` or `O_TRUNC` is `EINVAL` before any lookup; `fd_readdir` of a file and `fd_read`
-/// of a folder are `EBADF`; `O_CREAT` of a folder is `EISDIR`; `O_CREAT|O_EXCL` of a symlink
+/// or `fd_filestat_set_size` of a folder are `EBADF`; `O_CREAT` of a folder is `EISDIR`; `O_CREAT|O_EXCL` of a symlink
 /// is `EEXIST`.
 #[test]
 fn wasmtime_wasi_agreements_found_by_the_differential_test() {
@@ -102,7 +102,7 @@ fn wasmtime_wasi_agreements_found_by_the_differential_test() {
         inval, inval, inval,    // O_DIRECTORY with O_CREAT, O_EXCL, O_TRUNC
         0, badf,                // fd_readdir of a file
         errno(Errno::Isdir),    // O_CREAT of an existing folder
-        0, badf,                // fd_read of a folder
+        0, badf, badf,          // fd_read and fd_filestat_set_size of a folder
         0, errno(Errno::Exist), // O_CREAT|O_EXCL of a symlink
     ]);
     assert_eq!(

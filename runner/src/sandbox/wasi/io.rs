@@ -444,7 +444,7 @@ pub(crate) fn fd_filestat_set_size(st: &mut HostState, fd: i32, size: u64) -> Ca
             Ok(())
         }
         Fd::File { .. } => Err(Errno::Inval.into()),
-        Fd::Dir { .. } => Err(Errno::Isdir.into()),
+        Fd::Dir { .. } => Err(Errno::Badf.into()),
         _ => Err(Errno::Inval.into()),
     }
 }
@@ -465,7 +465,7 @@ pub(crate) fn fd_allocate(st: &mut HostState, fd: i32, offset: u64, len: u64) ->
             Ok(())
         }
         Fd::File { .. } => Err(Errno::Badf.into()),
-        Fd::Dir { .. } => Err(Errno::Isdir.into()),
+        Fd::Dir { .. } => Err(Errno::Badf.into()),
         _ => Err(Errno::Spipe.into()),
     }
 }
