@@ -113,7 +113,7 @@
   (func (export "_start")
     ;; 1. link -> history.txt.
     (call $emit (call $symlink (global.get $history) (global.get $link)))
-    ;; 2. open "link/"; 3. with CREAT|TRUNC; 4. "history.txt/"; 5. "history.txt/.";
+    ;; 2. open "link/"; 3. with CREAT|TRUNC (EISDIR, as Linux); 4. "history.txt/"; 5. "history.txt/.";
     ;; 6. "history.txt/.."; 7. "history.txt/" with TRUNC; 8. "link/.".
     (call $emit (call $open (i32.const 3) (global.get $link_slash) (i32.const 0) (i32.const 0)))
     (call $emit (call $open (i32.const 3) (global.get $link_slash) (i32.const 9) (i32.const 0)))
@@ -132,7 +132,7 @@
     ;; 14. stat "link/"; 15. mkdir "history.txt/".
     (call $emit (call $stat (i32.const 1) (global.get $link_slash)))
     (call $emit (call $mkdir (i32.const 3) (global.get $history_slash)))
-    ;; 16. create "new/"; 17. a symlink at "l2/".
+    ;; 16. create "new/": EISDIR; 17. a symlink at "l2/": ENOENT (both as Linux says).
     (call $emit (call $open (i32.const 3) (global.get $new_slash) (i32.const 1) (i32.const 0)))
     (call $emit (call $symlink (global.get $history) (global.get $l2_slash)))
     ;; 18. mkdir d; 19. dl -> d; 20. open "dl/" as a directory works; 21. unlink "dl/":

@@ -83,3 +83,31 @@ fn an_empty_first_iovec_does_not_end_a_read() {
     assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
     assert_eq!(values(&r), vec![0, 0, 2, 0, 2]);
 }
+
+/// Found by the differential test against wasmtime-wasi: `O_DIRECTORY` with `O_CREAT`,
+/// `O_EXCL` or `O_TRUNC` is `EINVAL` before any lookup; `fd_readdir` of a file and `fd_read`
+/// or `fd_filestat_set_size` of a folder are `EBADF`; `O_CREAT` of a folder is `EISDIR`; `O_CREAT|O_EXCL` of a symlink
+/// is `EEXIST`.
+#[test]
+fn wasmtime_wasi_agreements_found_by_the_differential_test() {
+    let sb = sandbox();
+    let bot = load(&sb, "wasi_diff_found");
+    let mut d = coup_dir();
+    let r = run(&bot, &mut d);
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    let inval = errno(Errno::Inval);
+    let badf = errno(Errno::Badf);
+    #[rustfmt::skip]
+    assert_eq!(values(&r), vec![
+        inval, inval, inval,    // O_DIRECTORY with O_CREAT, O_EXCL, O_TRUNC
+        0, badf,                // fd_readdir of a file
+        errno(Errno::Isdir),    // O_CREAT of an existing folder
+        0, badf, badf,          // fd_read and fd_filestat_set_size of a folder
+        0, errno(Errno::Exist), // O_CREAT|O_EXCL of a symlink
+    ]);
+    assert_eq!(
+        d.snapshot(),
+        vec![file("history.txt", HISTORY), symlink("s", "history.txt")]
+    );
+    assert_host_unharmed(&sb);
+}

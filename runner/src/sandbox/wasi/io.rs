@@ -146,7 +146,7 @@ fn write_to(
             st.charge_bytes(n.max(grown));
             Ok(n)
         }
-        Fd::Dir { .. } => Err(Errno::Isdir.into()),
+        Fd::Dir { .. } => Err(Errno::Badf.into()),
         Fd::Stdin => Err(Errno::Badf.into()),
     }
 }
@@ -176,7 +176,7 @@ pub(crate) fn fd_pwrite(
 ) -> CallResult {
     match st.fds.get(fd)? {
         Fd::File { .. } => {}
-        Fd::Dir { .. } => return Err(Errno::Isdir.into()),
+        Fd::Dir { .. } => return Err(Errno::Badf.into()),
         _ => return Err(Errno::Spipe.into()),
     }
     let list = iovecs(st, mem, iovs, n)?;
@@ -257,7 +257,9 @@ pub(crate) fn fd_read(
             }
             got
         }
-        Fd::Dir { .. } => return Err(Errno::Isdir.into()),
+        // Reading or writing a directory descriptor is `EBADF`, as in wasmtime-wasi (found by
+        // tests/wasi-diff; POSIX would say EISDIR, but WASI has no read right on a folder).
+        Fd::Dir { .. } => return Err(Errno::Badf.into()),
         Fd::Stdout | Fd::Stderr => return Err(Errno::Badf.into()),
     };
     mem.write_u32(out, got as u32)?;
@@ -282,7 +284,7 @@ pub(crate) fn fd_pread(
             read_file(st, mem, node, offset, &list)?
         }
         Fd::File { .. } => return Err(Errno::Badf.into()),
-        Fd::Dir { .. } => return Err(Errno::Isdir.into()),
+        Fd::Dir { .. } => return Err(Errno::Badf.into()),
         _ => return Err(Errno::Spipe.into()),
     };
     mem.write_u32(out, got as u32)?;
@@ -442,7 +444,7 @@ pub(crate) fn fd_filestat_set_size(st: &mut HostState, fd: i32, size: u64) -> Ca
             Ok(())
         }
         Fd::File { .. } => Err(Errno::Inval.into()),
-        Fd::Dir { .. } => Err(Errno::Isdir.into()),
+        Fd::Dir { .. } => Err(Errno::Badf.into()),
         _ => Err(Errno::Inval.into()),
     }
 }
@@ -463,7 +465,7 @@ pub(crate) fn fd_allocate(st: &mut HostState, fd: i32, offset: u64, len: u64) ->
             Ok(())
         }
         Fd::File { .. } => Err(Errno::Badf.into()),
-        Fd::Dir { .. } => Err(Errno::Isdir.into()),
+        Fd::Dir { .. } => Err(Errno::Badf.into()),
         _ => Err(Errno::Spipe.into()),
     }
 }
@@ -561,7 +563,7 @@ pub(crate) fn fd_readdir(
 ) -> CallResult {
     let node = match st.fds.get(fd)? {
         Fd::Dir { node, .. } => node,
-        Fd::File { .. } => return Err(Errno::Notdir.into()),
+        // Not a directory descriptor: `Badf`, as wasmtime-wasi says (found by tests/wasi-diff).
         _ => return Err(Errno::Badf.into()),
     };
     st.fds.need(fd, RIGHT_FD_READDIR)?;
