@@ -85,6 +85,21 @@ pub fn read_tree(root: &std::path::Path) -> std::collections::BTreeMap<String, V
     out
 }
 
+/// Write an archive with `write` into a self-deleting temporary folder and read it back with
+/// [`read_tree`]: the folder is gone when this returns, even if `write` panics.
+pub fn archive_tree<E: std::fmt::Debug>(
+    write: impl FnOnce(&koth::tournament::archive::Archive) -> Result<(), E>,
+) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let tmp = tempfile::Builder::new()
+        .prefix("koth-archive-test-")
+        .tempdir()
+        .expect("a temporary folder");
+    let dir = tmp.path().join("archive");
+    let archive = koth::tournament::archive::Archive::create(&dir).expect("create the archive");
+    write(&archive).expect("write the archive");
+    read_tree(&dir)
+}
+
 pub mod coup {
     //! Coup situations to put a bot in, and the check of its answer.
     //!

@@ -5,7 +5,6 @@ use koth::games::coup::driver::{play, Forfeit, GameResult, GameSetup};
 use koth::games::coup::tournament::{self, BotEntry, CoupOptions, Manifest, ScratchScope};
 use koth::games::Player;
 use koth::sandbox::{Bot, Limits, Outcome, Sandbox, SandboxOptions, TrapKind, Vfs, VfsLimits};
-use koth::tournament::archive::Archive;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -275,15 +274,7 @@ fn run_archive(
         options: opts,
         engine: sb.settings().clone(),
     };
-    // Removed when dropped, even if an assertion fails.
-    let tmp = tempfile::Builder::new()
-        .prefix("koth-coup-test-")
-        .tempdir()
-        .unwrap();
-    let dir = tmp.path().join("archive");
-    let archive = Archive::create(&dir).unwrap();
-    tournament::write_archive(&t, &manifest, &archive).unwrap();
-    koth_tests::read_tree(&dir)
+    koth_tests::archive_tree(|archive| tournament::write_archive(&t, &manifest, archive))
 }
 
 #[test]

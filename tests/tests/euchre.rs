@@ -8,7 +8,6 @@ use koth::games::euchre::rules::Config;
 use koth::games::Player;
 use koth::sandbox::vfs::SnapshotEntry;
 use koth::sandbox::{Bot, Limits, Sandbox, SandboxOptions, VfsLimits};
-use koth::tournament::archive::Archive;
 use koth::tournament::BotEntry;
 use std::collections::BTreeMap;
 
@@ -48,15 +47,7 @@ fn archive_of(
         options: opts.clone(),
         engine: sb.settings().clone(),
     };
-    // Removed when dropped, even if an assertion below fails.
-    let tmp = tempfile::Builder::new()
-        .prefix("koth-euchre-test-")
-        .tempdir()
-        .unwrap();
-    let dir = tmp.path().join("archive");
-    let archive = Archive::create(&dir).unwrap();
-    format::write_archive(&run, &manifest, &archive).unwrap();
-    koth_tests::read_tree(&dir)
+    koth_tests::archive_tree(|archive| format::write_archive(&run, &manifest, archive))
 }
 
 #[test]

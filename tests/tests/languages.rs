@@ -11,7 +11,6 @@
 use koth::games::coup::tournament::{self, BotEntry, CoupOptions, Manifest};
 use koth::games::Player;
 use koth::sandbox::{Bot, Sandbox, SandboxOptions};
-use koth::tournament::archive::Archive;
 use koth_tests::coup::{situation, situations};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -233,15 +232,7 @@ fn archive(bots: &[(Bot, PathBuf)], sb: &Sandbox, jobs: usize) -> BTreeMap<Strin
         options: opts,
         engine: sb.settings().clone(),
     };
-    // Removed when dropped, even if an assertion below fails.
-    let tmp = tempfile::Builder::new()
-        .prefix("koth-languages-test-")
-        .tempdir()
-        .unwrap();
-    let dir = tmp.path().join("archive");
-    let archive = Archive::create(&dir).unwrap();
-    tournament::write_archive(&t, &manifest, &archive).unwrap();
-    koth_tests::read_tree(&dir)
+    koth_tests::archive_tree(|archive| tournament::write_archive(&t, &manifest, archive))
 }
 
 /// Every language bot, the C bot and two Rust bots in one tournament: no forfeit anywhere, and
