@@ -251,11 +251,9 @@ fn a_failing_bot_gets_the_defaults_and_the_game_ends() {
     };
     let rec = one_game([&spinner, &marius, &spinner, &marius], limits);
     assert_eq!(rec.result, GameResult::Won { team: 1 }, "{:?}", rec.points);
-    let fuel_failures: u64 = rec.failures[0]
+    let fuel_failures: u64 = [0, 2]
         .iter()
-        .chain(&rec.failures[2])
-        .filter(|(k, _)| k == "fuel")
-        .map(|(_, n)| n)
+        .filter_map(|&seat| rec.failures[seat].get("fuel"))
         .sum();
     assert_eq!(
         fuel_failures,

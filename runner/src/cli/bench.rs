@@ -8,7 +8,7 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use koth::games::coup::tournament::{self, CoupOptions};
 use koth::games::Player;
-use koth::sandbox::{Invocation, Limits, Report, Vfs, VfsLimits};
+use koth::sandbox::{Bot, Invocation, Limits, Report, Sandbox, Vfs, VfsLimits};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
@@ -263,17 +263,7 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
     let sandbox = a
         .engine
         .sandbox_for_bots(jobs, a.bots.len(), Limits::default().memory_bytes)?;
-    let t = Instant::now();
-    let bots = a
-        .bots
-        .iter()
-        .map(|p| sandbox.load_file(p, None))
-        .collect::<Result<Vec<_>, _>>()?;
-    println!(
-        "loaded {} bots in {:.2} s (compiled or from the cache)",
-        bots.len(),
-        t.elapsed().as_secs_f64()
-    );
+    let bots = load_bots_timed(&sandbox, &a.bots)?;
     let opts = CoupOptions {
         rounds: a.rounds,
         seed: 1,
@@ -316,6 +306,19 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
         native_secs,
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Load every bot as a tournament does (all checked before anything runs) and say how long
+/// compiling or reading the cache took, so it is not mistaken for the run's time.
+pub(crate) fn load_bots_timed(sandbox: &Sandbox, paths: &[PathBuf]) -> anyhow::Result<Vec<Bot>> {
+    let t = Instant::now();
+    let bots = super::common::load_bots(sandbox, paths)?;
+    println!(
+        "loaded {} bots in {:.2} s (compiled or from the cache)",
+        bots.len(),
+        t.elapsed().as_secs_f64()
+    );
+    Ok(bots)
 }
 
 /// One native player per wasm bot: the build named like the wasm file's stem in `dir`,

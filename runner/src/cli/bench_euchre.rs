@@ -125,13 +125,7 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
     let sandbox = a
         .engine
         .sandbox_for_bots(jobs, a.bots.len(), Limits::default().memory_bytes)?;
-    let t = Instant::now();
-    let bots = super::common::load_bots(&sandbox, &a.bots)?;
-    println!(
-        "loaded {} bots in {:.2} s (compiled or from the cache)",
-        bots.len(),
-        t.elapsed().as_secs_f64()
-    );
+    let bots = super::bench::load_bots_timed(&sandbox, &a.bots)?;
     let opts = EuchreOptions {
         games: a.games,
         ..EuchreOptions::default()

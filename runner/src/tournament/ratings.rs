@@ -197,8 +197,11 @@ pub fn ratings(n: usize, summaries: &[MatchSummary], order: &[usize], seed: u64)
             }
         }
     }
-    let percentile = |v: &mut Vec<f64>, q: f64| {
+    // Each bot's resampled ratings, sorted once for both percentiles.
+    for v in &mut samples {
         v.sort_by(|a, b| a.total_cmp(b));
+    }
+    let percentile = |v: &[f64], q: f64| {
         let idx = ((v.len() as f64 - 1.0) * q).round() as usize;
         v.get(idx).copied().unwrap_or(0.0)
     };
@@ -210,14 +213,11 @@ pub fn ratings(n: usize, summaries: &[MatchSummary], order: &[usize], seed: u64)
         h
     };
     (0..n)
-        .map(|i| {
-            let mut v = samples[i].clone();
-            Rating {
-                rating: elo(point[i]),
-                low: elo(percentile(&mut v, 0.025)),
-                high: elo(percentile(&mut v, 0.975)),
-                above_next: has_next[i].then(|| above[i] as f64 / RESAMPLES as f64),
-            }
+        .map(|i| Rating {
+            rating: elo(point[i]),
+            low: elo(percentile(&samples[i], 0.025)),
+            high: elo(percentile(&samples[i], 0.975)),
+            above_next: has_next[i].then(|| above[i] as f64 / RESAMPLES as f64),
         })
         .collect()
 }

@@ -13,6 +13,7 @@ use crate::sandbox::{Invocation, Limits, Outcome, Vfs, VfsLimits};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Bytes of stderr kept per invocation in the structured log.
 const STDERR_TAIL: usize = 512;
@@ -120,7 +121,7 @@ pub struct GameRecord {
     /// Invocations of each seat.
     pub invocations: [u32; 4],
     /// Failures of each seat, by kind.
-    pub failures: [Vec<(String, u64)>; 4],
+    pub failures: [BTreeMap<String, u64>; 4],
     /// Every invocation.
     pub log: Vec<InvocationRecord>,
     /// The human log: deals, bids, tricks, scores.
@@ -218,11 +219,7 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 4]) -> GameRecord {
         };
         // A trick report's output is ignored, but a crash there is still the bot's failure.
         if let Some(f) = &failure {
-            let counts = &mut rec.failures[seat];
-            match counts.iter_mut().find(|(k, _)| k == f.kind()) {
-                Some((_, c)) => *c += 1,
-                None => counts.push((f.kind().to_string(), 1)),
-            }
+            *rec.failures[seat].entry(f.kind().to_string()).or_default() += 1;
             if decision.kind == Kind::Trick {
                 rec.human_log.push(format!(
                     "{}'s trick report ended with {}",
@@ -242,9 +239,6 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 4]) -> GameRecord {
         (GameResult::Void { .. }, _) => {}
         (_, Some(GameOutcome::Won { team })) => rec.result = GameResult::Won { team },
         (_, _) => rec.result = GameResult::Drawn,
-    }
-    for counts in &mut rec.failures {
-        counts.sort();
     }
     rec.scratch = dirs
         .iter()

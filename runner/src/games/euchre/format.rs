@@ -212,7 +212,7 @@ impl MatchFormat for Pairings<'_> {
                 .enumerate()
                 .flat_map(|(p, ss)| {
                     ss.iter().flat_map(move |&s| {
-                        r.failures[s].iter().map(move |(k, n)| (p, k.clone(), *n))
+                        r.failures[s].iter().map(move |(k, &n)| (p, k.clone(), n))
                     })
                 })
                 .collect(),
