@@ -1,10 +1,9 @@
 //! `koth bank-heist`: T Bank Heist tournaments of every bot, credits summed.
 
 use super::common::{self, TournamentArgs};
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::Args;
-use koth::games::bank_heist::format::{self, BankHeistOptions};
-use koth::games::Player;
+use koth::games::bank_heist::format::{self, BankHeist, BankHeistOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -39,8 +38,6 @@ pub(crate) fn run(args: BankHeistArgs) -> anyhow::Result<ExitCode> {
         limits: setup.limits,
     };
     let out = args.common.out(&format!("bank-heist-seed{}", opts.seed));
-    let archive = common::archive(&out)?;
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
     let games: u64 = format::plan(&opts).iter().map(|p| p.games as u64).sum();
     eprintln!(
         "Bank Heist: {} bots, {} tournament(s), {} games in all, 500 rabble, seed {}, {} worker(s)",
@@ -50,20 +47,13 @@ pub(crate) fn run(args: BankHeistArgs) -> anyhow::Result<ExitCode> {
         opts.seed,
         setup.jobs
     );
-    let (result, elapsed) =
-        common::with_progress(opts.tournaments as usize, "tournaments", |progress| {
-            format::run(&players, &opts, setup.jobs, progress)
-        });
-    let manifest = common::manifest("bank-heist", &bots, &args.bots, opts, &setup.sandbox);
-    format::write_archive(&result, &manifest, &archive)
-        .with_context(|| format!("writing the archive in {}", out.display()))?;
-    Ok(common::report(
-        &result.leaderboard,
-        &result.names,
-        &result.summaries,
-        "tournaments",
-        result.invocations(),
-        elapsed,
+    common::play::<BankHeist>(
+        &args.common,
+        &setup,
+        &bots,
+        &args.bots,
+        opts,
         &out,
-    ))
+        "tournaments",
+    )
 }

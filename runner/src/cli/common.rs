@@ -6,11 +6,14 @@ use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use koth::games::{Finished, Game, Player};
 use koth::sandbox::{Bot, Limits, Sandbox};
-use koth::tournament::archive::Archive;
+use koth::tournament::archive::{Archive, MANIFEST};
+use koth::tournament::journal::{Header, JOURNAL};
 use koth::tournament::leaderboard::Leaderboard;
 use koth::tournament::results::head_to_head;
-use koth::tournament::{BotEntry, Manifest, MatchSummary};
+use koth::tournament::{BotEntry, Journal, Manifest, MatchSummary, RunPlan, Shard};
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -34,6 +37,14 @@ pub(crate) struct TournamentArgs {
     /// Linear memory per instance, in MiB.
     #[arg(long, default_value_t = 64)]
     memory: u64,
+    /// Continue the run in the --out folder from its journal, playing only the matches it
+    /// lacks (after a crash or kill); give the same bots and options.
+    #[arg(long)]
+    resume: bool,
+    /// Play only a deterministic share of the matches, K of N (such as 2/4), on this machine;
+    /// `koth merge` then joins the N shard folders into the archive of the whole run.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -136,6 +147,143 @@ pub(crate) fn manifest<O>(
     }
 }
 
+/// Play a game's tournament as the options say (whole, resumed from its journal, or one
+/// shard), write the archive (a shard keeps its journal instead) and report.
+pub(crate) fn play<G: Game>(
+    args: &TournamentArgs,
+    setup: &Setup,
+    bots: &[Bot],
+    paths: &[PathBuf],
+    opts: G::Options,
+    out: &Path,
+    unit: &str,
+) -> anyhow::Result<ExitCode> {
+    let manifest = manifest(G::NAME, bots, paths, opts, &setup.sandbox);
+    let total = G::match_count(bots.len(), &manifest.options);
+    let header = Header::new(total, args.shard);
+    let journal_path = out.join(JOURNAL);
+    let (archive, journal, done) = if args.resume {
+        let archive = Archive::open(out)?;
+        same_manifest(out, &manifest)?;
+        let (journal, started, done) =
+            Journal::resume::<G::Record>(&journal_path).with_context(|| {
+                format!(
+                    "resuming {} (a finished archive has no journal left to resume)",
+                    out.display()
+                )
+            })?;
+        if started != header {
+            bail!(
+                "{} was started as {}, not {}: resume it with the same --shard",
+                out.display(),
+                shard_name(started.shard),
+                shard_name(args.shard)
+            );
+        }
+        (archive, journal, done)
+    } else {
+        let archive = archive(out)?;
+        archive.write_json(MANIFEST, &manifest)?;
+        (
+            archive,
+            Journal::create(&journal_path, &header)?,
+            BTreeMap::new(),
+        )
+    };
+    let owned = header.owned();
+    if !done.is_empty() {
+        eprintln!(
+            "Resuming {}: {} of {owned} {unit} already played",
+            out.display(),
+            done.len()
+        );
+    }
+    let plan = RunPlan {
+        done,
+        select: args
+            .shard
+            .map(|s| (0..total).filter(|&m| s.owns(m)).collect()),
+        journal: Some(&journal),
+    };
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let (records, elapsed) = with_progress(owned, unit, |progress| {
+        G::play(&players, &manifest.options, setup.jobs, progress, plan)
+    });
+    let records = records?;
+    journal.finish()?;
+    if let Some(shard) = args.shard {
+        println!(
+            "Shard {shard}: {owned} of {total} {unit} played in {:.2} s; their journal is in {}.\n\
+             When all {} shards are done: koth merge SHARD_DIR... --out DIR",
+            elapsed.as_secs_f64(),
+            journal_path.display(),
+            shard.count
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let records: Vec<G::Record> = records.into_iter().flatten().collect();
+    if records.len() != total {
+        bail!(
+            "{} of {total} {unit} were played; this is a koth bug",
+            records.len()
+        );
+    }
+    let names = bots.iter().map(|b| b.name().to_string()).collect();
+    let run = G::finish(names, &manifest.options, records);
+    G::write_archive(&run, &manifest, &archive)
+        .with_context(|| format!("writing the archive in {}", out.display()))?;
+    // The archive now holds everything the journal did.
+    std::fs::remove_file(&journal_path)
+        .with_context(|| format!("removing {}", journal_path.display()))?;
+    Ok(report(
+        run.leaderboard(),
+        run.names(),
+        run.summaries(),
+        unit,
+        run.invocations(),
+        Some(elapsed).filter(|_| !args.resume),
+        out,
+    ))
+}
+
+fn shard_name(shard: Option<Shard>) -> String {
+    shard.map_or("a whole run".into(), |s| format!("shard {s}"))
+}
+
+/// Check that the run in `out` was started with this manifest (the same bots, options,
+/// engine and koth version), naming what differs.
+fn same_manifest<O: serde::Serialize>(out: &Path, manifest: &Manifest<O>) -> anyhow::Result<()> {
+    let path = out.join(MANIFEST);
+    let text = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+    let started: serde_json::Value =
+        serde_json::from_slice(&text).with_context(|| format!("reading {}", path.display()))?;
+    let now = serde_json::to_value(manifest)?;
+    let differ = differing_keys(&started, &now);
+    if !differ.is_empty() {
+        bail!(
+            "{} was started with other {}; give the same bots and options to resume, or run \
+             without --resume into another folder",
+            out.display(),
+            differ.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The top-level keys whose values differ between two JSON objects.
+pub(crate) fn differing_keys(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
+    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+        return vec!["contents".into()];
+    };
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter(|k| a.get(*k) != b.get(*k))
+        .cloned()
+        .collect()
+}
+
 /// Run `play` with a progress bar over `total` `unit`s; returns what it returned and how
 /// long it took.
 pub(crate) fn with_progress<R>(
@@ -194,20 +342,23 @@ pub(crate) fn report(
     summaries: &[MatchSummary],
     unit: &str,
     invocations: u64,
-    elapsed: Duration,
+    elapsed: Option<Duration>,
     out: &Path,
 ) -> ExitCode {
     print!("{}", leaderboard.render());
     if let Some(table) = head_to_head(names, summaries) {
         print!("\n{table}");
     }
-    println!(
-        "\n{} {unit}, {} invocations in {:.2} s ({:.0} invocations/s)",
-        summaries.len(),
-        invocations,
-        elapsed.as_secs_f64(),
-        invocations as f64 / elapsed.as_secs_f64().max(1e-9)
-    );
+    match elapsed {
+        Some(elapsed) => println!(
+            "\n{} {unit}, {} invocations in {:.2} s ({:.0} invocations/s)",
+            summaries.len(),
+            invocations,
+            elapsed.as_secs_f64(),
+            invocations as f64 / elapsed.as_secs_f64().max(1e-9)
+        ),
+        None => println!("\n{} {unit}, {} invocations", summaries.len(), invocations),
+    }
     println!(
         "Logs, results.json and the manifest are in {}",
         out.display()

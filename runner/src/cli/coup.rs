@@ -1,10 +1,9 @@
 //! `koth coup`: a Coup round robin between wasm bots.
 
 use super::common::{self, TournamentArgs};
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::{Args, ValueEnum};
-use koth::games::coup::tournament::{self, CoupOptions, ScratchScope};
-use koth::games::Player;
+use koth::games::coup::tournament::{self, Coup, CoupOptions, ScratchScope};
 use koth::sandbox::VfsLimits;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,9 +51,7 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
         paired: args.paired,
     };
     let out = args.common.out(&format!("coup-seed{}", opts.seed));
-    let archive = common::archive(&out)?;
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
-    let total = tournament::schedule(players.len(), opts.rounds).len();
+    let total = tournament::schedule(bots.len(), opts.rounds).len();
     eprintln!(
         "Coup: {} bots, {} rounds, {} games, seed {}, {} worker(s)",
         bots.len(),
@@ -63,19 +60,5 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
         opts.seed,
         setup.jobs
     );
-    let (result, elapsed) = common::with_progress(total, "games", |progress| {
-        tournament::run(&players, &opts, setup.jobs, progress)
-    });
-    let manifest = common::manifest("coup", &bots, &args.bots, opts, &setup.sandbox);
-    tournament::write_archive(&result, &manifest, &archive)
-        .with_context(|| format!("writing the archive in {}", out.display()))?;
-    Ok(common::report(
-        &result.leaderboard,
-        &result.names,
-        &result.summaries,
-        "games",
-        result.invocations(),
-        elapsed,
-        &out,
-    ))
+    common::play::<Coup>(&args.common, &setup, &bots, &args.bots, opts, &out, "games")
 }

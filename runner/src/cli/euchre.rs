@@ -1,10 +1,9 @@
 //! `koth euchre`: every bot against every other, each partnered with a copy of itself.
 
 use super::common::{self, TournamentArgs};
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::{Args, ValueEnum};
-use koth::games::euchre::format::{self, EuchreOptions, Partners};
-use koth::games::Player;
+use koth::games::euchre::format::{self, Euchre, EuchreOptions, Partners};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -72,9 +71,7 @@ pub(crate) fn run(args: EuchreArgs) -> anyhow::Result<ExitCode> {
         ..EuchreOptions::default()
     };
     let out = args.common.out(&format!("euchre-seed{}", opts.seed));
-    let archive = common::archive(&out)?;
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
-    let total = format::schedule(players.len(), &opts).len();
+    let total = format::schedule(bots.len(), &opts).len();
     eprintln!(
         "Euchre: {} bots, {} games to {}, seed {}, {} worker(s)",
         bots.len(),
@@ -83,19 +80,5 @@ pub(crate) fn run(args: EuchreArgs) -> anyhow::Result<ExitCode> {
         opts.seed,
         setup.jobs
     );
-    let (result, elapsed) = common::with_progress(total, "games", |progress| {
-        format::run(&players, &opts, setup.jobs, progress)
-    });
-    let manifest = common::manifest("euchre", &bots, &args.bots, opts, &setup.sandbox);
-    format::write_archive(&result, &manifest, &archive)
-        .with_context(|| format!("writing the archive in {}", out.display()))?;
-    Ok(common::report(
-        &result.leaderboard,
-        &result.names,
-        &result.summaries,
-        "games",
-        result.invocations(),
-        elapsed,
-        &out,
-    ))
+    common::play::<Euchre>(&args.common, &setup, &bots, &args.bots, opts, &out, "games")
 }

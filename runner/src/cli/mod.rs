@@ -9,6 +9,8 @@ mod common;
 mod coup;
 mod euchre;
 mod invoke;
+mod merge;
+mod verify;
 
 use clap::{Args, Parser, Subcommand};
 use koth::sandbox::{CodeCache, EngineOptions, LoadLimits, Sandbox, SandboxOptions};
@@ -37,6 +39,10 @@ enum Command {
     Euchre(euchre::EuchreArgs),
     /// Measure invocation and tournament speed against native processes.
     Bench(bench::BenchArgs),
+    /// Join the folders of a sharded run (`--shard K/N`) into the whole run's archive.
+    Merge(merge::MergeArgs),
+    /// Check an archive: its receipt, then re-play matches from the bots and compare.
+    Verify(verify::VerifyArgs),
 }
 
 /// Options shared by every command that loads bots.
@@ -102,6 +108,8 @@ pub(crate) fn main() -> ExitCode {
         Command::BankHeist(a) => bank_heist::run(a),
         Command::Euchre(a) => euchre::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Merge(a) => merge::run(a),
+        Command::Verify(a) => verify::run(a),
     };
     match result {
         Ok(code) => code,

@@ -10,6 +10,89 @@ pub mod coup;
 pub mod euchre;
 
 use crate::sandbox::{Bot, Invocation, Outcome, Report, Vfs};
+use crate::tournament::archive::{Archive, ArchiveError};
+use crate::tournament::leaderboard::Leaderboard;
+use crate::tournament::{Manifest, MatchSummary, RunError, RunPlan};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// A game as the commands that run, resume, shard, merge and verify tournaments see it: its
+/// matches, how to play them, and how a complete set of records becomes the archive. Every
+/// step after playing works from the manifest and the records alone (no bots), which is what
+/// lets `koth merge` build an archive from shards.
+pub trait Game {
+    /// The game's name in manifests and on the command line.
+    const NAME: &'static str;
+    /// The run's options, as the manifest records them.
+    type Options: Serialize + DeserializeOwned + Sync;
+    /// One played match, as the journal keeps it.
+    type Record: Serialize + DeserializeOwned + Send;
+    /// A finished run.
+    type Run: Finished;
+
+    /// The number of matches a run of `bots` bots plays.
+    fn match_count(bots: usize, opts: &Self::Options) -> usize;
+
+    /// Play what `plan` selects and has not done yet; one entry per match, in match order.
+    fn play(
+        players: &[&dyn Player],
+        opts: &Self::Options,
+        workers: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+        plan: RunPlan<'_, Self::Record>,
+    ) -> Result<Vec<Option<Self::Record>>, RunError>;
+
+    /// Sum up a complete run: every match's record, in match order.
+    fn finish(names: Vec<String>, opts: &Self::Options, records: Vec<Self::Record>) -> Self::Run;
+
+    /// Write the archive of a finished run.
+    fn write_archive(
+        run: &Self::Run,
+        manifest: &Manifest<Self::Options>,
+        archive: &Archive,
+    ) -> Result<(), ArchiveError>;
+}
+
+/// Something to do with a game known only by name at run time (the `game` field of an
+/// archive's manifest): [`with_game`] calls [`GameVisitor::visit`] with the game's type.
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Out;
+    /// Do it for game `G`.
+    fn visit<G: Game>(self) -> Self::Out;
+}
+
+/// Every game's name, for messages.
+pub const GAMES: [&str; 3] = [
+    coup::tournament::Coup::NAME,
+    bank_heist::format::BankHeist::NAME,
+    euchre::format::Euchre::NAME,
+];
+
+/// Run `visitor` with the game named `name` (`None` for an unknown name). A new game adds
+/// one line here.
+pub fn with_game<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Out> {
+    match name {
+        coup::tournament::Coup::NAME => Some(visitor.visit::<coup::tournament::Coup>()),
+        bank_heist::format::BankHeist::NAME => {
+            Some(visitor.visit::<bank_heist::format::BankHeist>())
+        }
+        euchre::format::Euchre::NAME => Some(visitor.visit::<euchre::format::Euchre>()),
+        _ => None,
+    }
+}
+
+/// What a finished run shows, whatever the game.
+pub trait Finished {
+    /// The bots' names, in the order given.
+    fn names(&self) -> &[String];
+    /// Every match in the shared schema.
+    fn summaries(&self) -> &[MatchSummary];
+    /// The standings.
+    fn leaderboard(&self) -> &Leaderboard;
+    /// Invocations in all.
+    fn invocations(&self) -> u64;
+}
 
 /// Something that can take one decision: a sandboxed bot, or a scripted player in tests.
 pub trait Player: Sync {

@@ -210,7 +210,7 @@ pub struct OpenOptions {
 }
 
 /// A snapshot of a tree for the archive: paths relative to the root, in sorted order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SnapshotEntry {
     /// A directory at this path.
     Dir(String),

@@ -19,6 +19,15 @@ pub enum ArchiveError {
     /// The folder holds something else than a koth archive.
     #[error("{0} exists and is not an empty folder or a koth archive; choose another --out")]
     NotAnArchive(PathBuf),
+    /// The folder holds an unfinished run's journal, which a fresh run would throw away.
+    #[error(
+        "{0} holds the journal of an unfinished run or a shard (journal.jsonl): add --resume \
+         to continue it, or delete the folder to start again"
+    )]
+    Unfinished(PathBuf),
+    /// `--resume` was asked for a folder with no run to resume.
+    #[error("{0} holds no koth run to resume (no manifest.json)")]
+    NothingToResume(PathBuf),
     /// A path given by a bot would leave the archive.
     #[error("refusing to write outside the archive: {0}")]
     Escape(String),
@@ -64,10 +73,23 @@ impl Archive {
                 if !root.join(MANIFEST).is_file() {
                     return Err(ArchiveError::NotAnArchive(root.to_path_buf()));
                 }
+                if root.join(super::journal::JOURNAL).exists() {
+                    return Err(ArchiveError::Unfinished(root.to_path_buf()));
+                }
                 std::fs::remove_dir_all(root).map_err(io(root))?;
             }
         }
         std::fs::create_dir_all(root).map_err(io(root))?;
+        Ok(Archive {
+            root: root.to_path_buf(),
+        })
+    }
+
+    /// Open the archive of a run to resume: it must hold the run's manifest.
+    pub fn open(root: &Path) -> Result<Archive, ArchiveError> {
+        if !root.join(MANIFEST).is_file() {
+            return Err(ArchiveError::NothingToResume(root.to_path_buf()));
+        }
         Ok(Archive {
             root: root.to_path_buf(),
         })

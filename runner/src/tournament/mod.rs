@@ -10,15 +10,20 @@
 //! - [`archive`]: the archive folder, written whole whatever bots left behind.
 
 pub mod archive;
+pub mod journal;
 pub mod leaderboard;
 pub mod ratings;
+pub mod receipt;
 pub mod results;
 pub mod scheduler;
 
+pub use journal::{Journal, Shard};
 pub use results::{BotEntry, Manifest, MatchSummary};
 
+use std::collections::{BTreeMap, BTreeSet};
+
 /// How a game's matches are scheduled and played. The tournament layer calls
-/// [`MatchFormat::play`] for each match on worker threads and sums up the summaries.
+/// [`MatchFormat::play`] for each match on worker threads.
 ///
 /// The formats the games use: Coup's ordered-pair round robin (a match is one game of two
 /// bots), Bank Heist's free for all (a match is one whole tournament of every bot, G games
@@ -26,8 +31,9 @@ pub use results::{BotEntry, Manifest, MatchSummary};
 pub trait MatchFormat: Sync {
     /// What identifies one match (its participants, its round...).
     type Match: Sync;
-    /// What playing one match produced (records, logs...).
-    type Record: Send;
+    /// What playing one match produced (records, logs...). It goes to the journal as JSON
+    /// and must come back identical, so that a resumed or merged run writes the same archive.
+    type Record: Send + serde::Serialize;
 
     /// Every match of the run, in order; the order fixes seeds and the archive.
     fn matches(&self) -> &[Self::Match];
@@ -41,37 +47,98 @@ pub trait MatchFormat: Sync {
 
     /// Play match `index`.
     fn play(&self, index: usize, m: &Self::Match) -> Self::Record;
-
-    /// The game-agnostic summary of a played match.
-    fn summarize(&self, index: usize, m: &Self::Match, record: &Self::Record) -> MatchSummary;
 }
 
-/// Play every match of `format` with `workers` threads. `progress(done, total)` is called
-/// after each match. Records and summaries come back in match order.
+/// Which matches a run plays and what it already has.
+pub struct RunPlan<'a, R> {
+    /// Records already played (read back from a journal), by match index: not played again.
+    pub done: BTreeMap<usize, R>,
+    /// Play only these matches (a shard's, or a sample to verify); `None`: all of them.
+    pub select: Option<BTreeSet<usize>>,
+    /// Where each newly finished match is appended.
+    pub journal: Option<&'a Journal>,
+}
+
+impl<R> Default for RunPlan<'_, R> {
+    fn default() -> Self {
+        RunPlan {
+            done: BTreeMap::new(),
+            select: None,
+            journal: None,
+        }
+    }
+}
+
+impl<R> RunPlan<'_, R> {
+    /// A plan that plays every match and keeps no journal.
+    pub fn all() -> Self {
+        Self::default()
+    }
+}
+
+/// A run could not be planned.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Matches carry bot state from one to the next, so one cannot be played without all
+    /// those before it.
+    #[error(
+        "these matches carry bot state from one to the next ({0}), so they cannot be resumed, \
+         sharded or re-played one by one; run the whole tournament again"
+    )]
+    SharedState(String),
+}
+
+/// Play the matches of `format` that `plan` selects and has not done yet, with `workers`
+/// threads; `progress(done, total)` is called after each match (counting the ones already
+/// done). Returns one entry per match in match order: the record, or `None` for a match
+/// outside the selection.
 pub fn run<F: MatchFormat>(
     format: &F,
     workers: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> (Vec<F::Record>, Vec<MatchSummary>) {
+    plan: RunPlan<'_, F::Record>,
+) -> Result<Vec<Option<F::Record>>, RunError> {
     let matches = format.matches();
-    let total = matches.len();
     let uses: Vec<Vec<usize>> = matches.iter().map(|m| format.shared_state(m)).collect();
-    let deps = if uses.iter().all(Vec::is_empty) {
-        Vec::new()
-    } else {
+    let shared = uses.iter().any(|u| !u.is_empty());
+    let RunPlan {
+        mut done,
+        select,
+        journal,
+    } = plan;
+    let selected = |i: &usize| select.as_ref().is_none_or(|s| s.contains(i));
+    let todo: Vec<usize> = (0..matches.len())
+        .filter(selected)
+        .filter(|i| !done.contains_key(i))
+        .collect();
+    if shared && todo.len() != matches.len() {
+        return Err(RunError::SharedState(
+            "a tournament-wide scratch directory".into(),
+        ));
+    }
+    let deps = if shared {
         scheduler::chain_by_resource(&uses)
+    } else {
+        Vec::new()
     };
-    let records = scheduler::run_jobs(
-        total,
+    let total = (0..matches.len()).filter(selected).count();
+    let already = total - todo.len();
+    let played = scheduler::run_jobs(
+        todo.len(),
         &deps,
         workers,
-        |i| format.play(i, &matches[i]),
-        |done| progress(done, total),
+        |j| {
+            let i = todo[j];
+            let record = format.play(i, &matches[i]);
+            if let Some(journal) = journal {
+                journal.append(i, &record);
+            }
+            record
+        },
+        |finished| progress(already + finished, total),
     );
-    let summaries = records
-        .iter()
-        .enumerate()
-        .map(|(i, r)| format.summarize(i, &matches[i], r))
-        .collect();
-    (records, summaries)
+    for (i, r) in todo.iter().zip(played) {
+        done.insert(*i, r);
+    }
+    Ok((0..matches.len()).map(|i| done.remove(&i)).collect())
 }

@@ -211,6 +211,9 @@ pub struct MatchEntry {
     /// Why the match is void, if it is.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub void: Option<String>,
+    /// SHA-256 of the match's full record (see [`super::receipt`]): a re-played match must
+    /// give the same digest.
+    pub record_sha256: String,
 }
 
 /// `results.json`: the game-agnostic part, then the game's own `detail`.
@@ -226,17 +229,21 @@ pub struct Results<D> {
     pub void_matches: Vec<usize>,
     /// Every match.
     pub matches: Vec<MatchEntry>,
+    /// The replay receipt over the manifest, `bots` and `matches` (see [`super::receipt`]);
+    /// set when the archive is written.
+    pub receipt: String,
     /// What only this game reports.
     pub detail: D,
 }
 
 impl<D> Results<D> {
-    /// Build the results from the summaries.
+    /// Build the results from the summaries and each match's record digest.
     pub fn new(
         game: &str,
         names: &[String],
         leaderboard: &Leaderboard,
         summaries: &[MatchSummary],
+        digests: &[String],
         detail: D,
     ) -> Results<D> {
         let name = |b: usize| names.get(b).cloned().unwrap_or_default();
@@ -265,23 +272,50 @@ impl<D> Results<D> {
                         .map(|&b| name(b))
                         .collect(),
                     void: m.void.clone(),
+                    record_sha256: digests.get(i).cloned().unwrap_or_default(),
                 })
                 .collect(),
+            receipt: String::new(),
             detail,
         }
     }
 }
 
-/// Write what every archive holds: `manifest.json`, `leaderboard.txt` and `results.json`.
+/// Write what every archive holds: `manifest.json`, `leaderboard.txt` and `results.json`
+/// (with its receipt).
 pub fn write_common<O: Serialize, D: Serialize>(
     archive: &Archive,
     manifest: &Manifest<O>,
     leaderboard: &Leaderboard,
-    results: &Results<D>,
+    mut results: Results<D>,
 ) -> Result<(), ArchiveError> {
+    results.receipt = receipt_of(manifest, &results)?;
     archive.write_json("manifest.json", manifest)?;
     archive.write("leaderboard.txt", leaderboard.render().as_bytes())?;
-    archive.write_json("results.json", results)
+    archive.write_json("results.json", &results)
+}
+
+/// The receipt of `results` under `manifest`.
+fn receipt_of<O: Serialize, D>(
+    manifest: &Manifest<O>,
+    results: &Results<D>,
+) -> Result<String, ArchiveError> {
+    let value = |v: serde_json::Result<serde_json::Value>| {
+        v.map_err(|e| ArchiveError::Io {
+            path: "results.json".into(),
+            source: e.into(),
+        })
+    };
+    let matches = results
+        .matches
+        .iter()
+        .map(|m| value(serde_json::to_value(m)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(super::receipt::receipt(
+        &value(serde_json::to_value(manifest))?,
+        &value(serde_json::to_value(&results.bots))?,
+        &matches,
+    ))
 }
 
 #[cfg(test)]
@@ -335,7 +369,7 @@ mod tests {
         // Void matches still cost fuel.
         assert_eq!(row("a").fuel, 30);
         assert_eq!(row("c").fuel, 60);
-        let r = Results::new("duel", &names(), &lb, &summaries, ());
+        let r = Results::new("duel", &names(), &lb, &summaries, &[], ());
         assert_eq!(r.void_matches, vec![3]);
         assert_eq!(r.matches[0].winners, vec!["a".to_string()]);
         assert_eq!(r.matches[1].winners, Vec::<String>::new());

@@ -3,12 +3,14 @@
 
 use super::driver::{play, TournamentRecord, TournamentSetup};
 use super::rules::Tournament;
+use crate::games::Game;
 use crate::games::Player;
 use crate::sandbox::Limits;
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
+use crate::tournament::receipt::digest;
 use crate::tournament::results::{rate, standings, write_common, Results};
-use crate::tournament::{self, MatchFormat, MatchSummary};
+use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use serde::{Deserialize, Serialize};
 
 /// Options of a Bank Heist run. Everything here is recorded in the manifest.
@@ -88,30 +90,31 @@ impl MatchFormat for FreeForAll<'_> {
         };
         play(&setup, self.players)
     }
+}
 
-    fn summarize(&self, _i: usize, p: &Plan, r: &TournamentRecord) -> MatchSummary {
-        let scores: Vec<u64> = r.bots.iter().map(|b| b.credits).collect();
-        let best = scores.iter().copied().max().unwrap_or(0);
-        MatchSummary {
-            label: format!("tournament {} ({} games)", p.index, p.games),
-            participants: (0..self.players.len()).collect(),
-            winners: if r.void.is_some() {
-                Vec::new()
-            } else {
-                (0..scores.len()).filter(|&b| scores[b] == best).collect()
-            },
-            scores,
-            void: r.void.clone(),
-            fuel: r.fuel.clone(),
-            invocations: r.invocations.clone(),
-            forfeits: r
-                .failures
-                .iter()
-                .enumerate()
-                .flat_map(|(b, kinds)| kinds.iter().map(move |(k, &n)| (b, k.clone(), n)))
-                .collect(),
-            points: Vec::new(),
-        }
+/// A tournament in the shared results schema: every bot takes part; its score is its credits.
+fn summarize(p: &Plan, r: &TournamentRecord) -> MatchSummary {
+    let scores: Vec<u64> = r.bots.iter().map(|b| b.credits).collect();
+    let best = scores.iter().copied().max().unwrap_or(0);
+    MatchSummary {
+        label: format!("tournament {} ({} games)", p.index, p.games),
+        participants: (0..r.names.len()).collect(),
+        winners: if r.void.is_some() {
+            Vec::new()
+        } else {
+            (0..scores.len()).filter(|&b| scores[b] == best).collect()
+        },
+        scores,
+        void: r.void.clone(),
+        fuel: r.fuel.clone(),
+        invocations: r.invocations.clone(),
+        forfeits: r
+            .failures
+            .iter()
+            .enumerate()
+            .flat_map(|(b, kinds)| kinds.iter().map(move |(k, &n)| (b, k.clone(), n)))
+            .collect(),
+        points: Vec::new(),
     }
 }
 
@@ -121,6 +124,8 @@ pub struct BankHeistRun {
     pub records: Vec<TournamentRecord>,
     /// Each tournament in the shared results schema.
     pub summaries: Vec<MatchSummary>,
+    /// Each tournament's record digest, for the receipt.
+    pub digests: Vec<String>,
     /// Credits summed over the tournaments, with their spread; failures by kind.
     pub leaderboard: Leaderboard,
     /// The bots' names, in the order given.
@@ -139,7 +144,81 @@ impl BankHeistRun {
     }
 }
 
-/// Play the run with `workers` threads. `progress(done, total)` is called after each
+impl crate::games::Finished for BankHeistRun {
+    fn names(&self) -> &[String] {
+        &self.names
+    }
+    fn summaries(&self) -> &[MatchSummary] {
+        &self.summaries
+    }
+    fn leaderboard(&self) -> &Leaderboard {
+        &self.leaderboard
+    }
+    fn invocations(&self) -> u64 {
+        BankHeistRun::invocations(self)
+    }
+}
+
+/// Bank Heist, as the tournament commands run, resume, shard, merge and verify it.
+pub struct BankHeist;
+
+impl crate::games::Game for BankHeist {
+    const NAME: &'static str = "bank-heist";
+    type Options = BankHeistOptions;
+    type Record = TournamentRecord;
+    type Run = BankHeistRun;
+
+    fn match_count(_bots: usize, opts: &BankHeistOptions) -> usize {
+        opts.tournaments as usize
+    }
+
+    fn play(
+        players: &[&dyn Player],
+        opts: &BankHeistOptions,
+        workers: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+        plan: RunPlan<'_, TournamentRecord>,
+    ) -> Result<Vec<Option<TournamentRecord>>, RunError> {
+        let format = FreeForAll {
+            players,
+            opts,
+            plans: self::plan(opts),
+        };
+        tournament::run(&format, workers, progress, plan)
+    }
+
+    fn finish(
+        names: Vec<String>,
+        opts: &BankHeistOptions,
+        records: Vec<TournamentRecord>,
+    ) -> BankHeistRun {
+        let summaries: Vec<MatchSummary> = self::plan(opts)
+            .iter()
+            .zip(&records)
+            .map(|(p, r)| summarize(p, r))
+            .collect();
+        let digests = records.iter().map(digest).collect();
+        let mut leaderboard = standings(&names, &summaries, Columns::credits());
+        rate(&mut leaderboard, &names, &summaries, opts.seed);
+        BankHeistRun {
+            records,
+            summaries,
+            digests,
+            leaderboard,
+            names,
+        }
+    }
+
+    fn write_archive(
+        r: &BankHeistRun,
+        manifest: &Manifest,
+        archive: &Archive,
+    ) -> Result<(), ArchiveError> {
+        write_archive(r, manifest, archive)
+    }
+}
+
+/// Play the whole run with `workers` threads. `progress(done, total)` is called after each
 /// tournament.
 pub fn run(
     players: &[&dyn Player],
@@ -147,21 +226,12 @@ pub fn run(
     workers: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> BankHeistRun {
-    let format = FreeForAll {
-        players,
-        opts,
-        plans: plan(opts),
-    };
-    let (records, summaries) = tournament::run(&format, workers, progress);
-    let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
-    let mut leaderboard = standings(&names, &summaries, Columns::credits());
-    rate(&mut leaderboard, &names, &summaries, opts.seed);
-    BankHeistRun {
-        records,
-        summaries,
-        leaderboard,
-        names,
-    }
+    let names = players.iter().map(|p| p.name().to_string()).collect();
+    let records = BankHeist::play(players, opts, workers, progress, RunPlan::all())
+        .map(|r| r.into_iter().flatten().collect())
+        // A plan that selects every match cannot be refused.
+        .unwrap_or_default();
+    BankHeist::finish(names, opts, records)
 }
 
 /// The manifest of a Bank Heist run.
@@ -235,12 +305,13 @@ pub fn write_archive(
         &r.names,
         &r.leaderboard,
         &r.summaries,
+        &r.digests,
         Detail {
             credits,
             tournaments,
         },
     );
-    write_common(archive, manifest, &r.leaderboard, &results)?;
+    write_common(archive, manifest, &r.leaderboard, results)?;
     archive.write_jsonl("invocations.jsonl", r.records.iter().flat_map(|t| &t.log))?;
     for t in &r.records {
         archive.write(

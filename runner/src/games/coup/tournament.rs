@@ -2,13 +2,15 @@
 //! bots plays one game (each goes first once against each opponent); a win scores 1.
 
 use super::driver::{play, Forfeit, GameRecord, GameResult, GameSetup};
+use crate::games::Game;
 use crate::games::Player;
 use crate::sandbox::vfs::SnapshotEntry;
 use crate::sandbox::{Limits, Vfs, VfsLimits};
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
+use crate::tournament::receipt::digest;
 use crate::tournament::results::{head_to_head, rate, standings, write_common, Results};
-use crate::tournament::{self, MatchFormat, MatchSummary};
+use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
 
@@ -101,6 +103,8 @@ pub struct CoupTournament {
     pub records: Vec<GameRecord>,
     /// Each game in the shared results schema.
     pub summaries: Vec<MatchSummary>,
+    /// Each game's digest (of its [`Played`]), for the receipt.
+    pub digests: Vec<String>,
     /// Scratch left by bots: per game (game scope, non-empty only) or per bot at the end.
     pub scratch: Vec<(String, Vec<SnapshotEntry>)>,
     /// The standings.
@@ -124,6 +128,33 @@ impl CoupTournament {
     }
 }
 
+impl crate::games::Finished for CoupTournament {
+    fn names(&self) -> &[String] {
+        &self.names
+    }
+    fn summaries(&self) -> &[MatchSummary] {
+        &self.summaries
+    }
+    fn leaderboard(&self) -> &Leaderboard {
+        &self.leaderboard
+    }
+    fn invocations(&self) -> u64 {
+        CoupTournament::invocations(self)
+    }
+}
+
+/// What one played game leaves, as the journal keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Played {
+    /// The game.
+    pub record: GameRecord,
+    /// Scratch to archive under the game's name (game scope: what each bot left).
+    pub scratch: Vec<(String, Vec<SnapshotEntry>)>,
+    /// Tournament-wide scratch of the bots that played their last game here, to archive
+    /// under the bot's name.
+    pub final_scratch: Vec<(String, Vec<SnapshotEntry>)>,
+}
+
 /// The round robin as a match format: a match is one game; with tournament-wide scratch,
 /// games sharing a bot run in game order.
 struct RoundRobin<'a> {
@@ -131,10 +162,9 @@ struct RoundRobin<'a> {
     opts: &'a CoupOptions,
     pairings: Vec<Pairing>,
     shared: Vec<Mutex<Vfs>>,
+    /// Each bot's last game (tournament-wide scratch is archived after it).
+    last_game: Vec<usize>,
 }
-
-/// What one played game leaves: its record and any scratch to archive.
-type Played = (GameRecord, Vec<(String, Vec<SnapshotEntry>)>);
 
 impl MatchFormat for RoundRobin<'_> {
     type Match = Pairing;
@@ -181,7 +211,7 @@ impl MatchFormat for RoundRobin<'_> {
         match opts.scratch {
             ScratchScope::Game => {
                 let (mut da, mut db) = (Vfs::new(opts.vfs), Vfs::new(opts.vfs));
-                let rec = play(&setup, seat_players, [&mut da, &mut db]);
+                let record = play(&setup, seat_players, [&mut da, &mut db]);
                 let scratch = [(a, da), (b, db)]
                     .into_iter()
                     .filter(|(_, d)| d.used_nodes() > 0)
@@ -196,87 +226,155 @@ impl MatchFormat for RoundRobin<'_> {
                         )
                     })
                     .collect::<Vec<_>>();
-                (rec, scratch)
+                Played {
+                    record,
+                    scratch,
+                    final_scratch: Vec::new(),
+                }
             }
             ScratchScope::Tournament => {
                 // The scheduler guarantees no other game holds these two directories now.
                 let mut ga = self.shared[a].lock().unwrap_or_else(|e| e.into_inner());
                 let mut gb = self.shared[b].lock().unwrap_or_else(|e| e.into_inner());
-                (play(&setup, seat_players, [&mut ga, &mut gb]), Vec::new())
-            }
-        }
-    }
-
-    fn summarize(&self, _i: usize, p: &Pairing, (r, _): &Played) -> MatchSummary {
-        let mut m = MatchSummary {
-            label: r.file_name.clone(),
-            participants: p.seats.to_vec(),
-            scores: vec![0, 0],
-            winners: Vec::new(),
-            void: None,
-            fuel: r.fuel.to_vec(),
-            invocations: r.invocations.map(u64::from).to_vec(),
-            forfeits: Vec::new(),
-            points: Vec::new(),
-        };
-        match &r.result {
-            GameResult::Void { reason } => m.void = Some(reason.clone()),
-            GameResult::Draw => {}
-            GameResult::Won {
-                winner, forfeit, ..
-            } => {
-                m.scores[*winner] = 1;
-                m.winners.push(*winner);
-                if let Some(f) = forfeit {
-                    m.forfeits.push((1 - winner, f.kind().to_string(), 1));
+                let record = play(&setup, seat_players, [&mut ga, &mut gb]);
+                let final_scratch = [(a, &*ga), (b, &*gb)]
+                    .into_iter()
+                    .filter(|(bot, d)| self.last_game[*bot] == i && d.used_nodes() > 0)
+                    .map(|(bot, d)| (players[bot].name().to_string(), d.snapshot()))
+                    .collect();
+                Played {
+                    record,
+                    scratch: Vec::new(),
+                    final_scratch,
                 }
             }
         }
-        m
     }
 }
 
-/// Play the tournament with `workers` threads. `progress(done, total)` is called after each game.
+/// A game in the shared results schema.
+fn summarize(p: &Pairing, r: &GameRecord) -> MatchSummary {
+    let mut m = MatchSummary {
+        label: r.file_name.clone(),
+        participants: p.seats.to_vec(),
+        scores: vec![0, 0],
+        winners: Vec::new(),
+        void: None,
+        fuel: r.fuel.to_vec(),
+        invocations: r.invocations.map(u64::from).to_vec(),
+        forfeits: Vec::new(),
+        points: Vec::new(),
+    };
+    match &r.result {
+        GameResult::Void { reason } => m.void = Some(reason.clone()),
+        GameResult::Draw => {}
+        GameResult::Won {
+            winner, forfeit, ..
+        } => {
+            m.scores[*winner] = 1;
+            m.winners.push(*winner);
+            if let Some(f) = forfeit {
+                m.forfeits.push((1 - winner, f.kind().to_string(), 1));
+            }
+        }
+    }
+    m
+}
+
+/// Coup, as the tournament commands run, resume, shard, merge and verify it.
+pub struct Coup;
+
+impl crate::games::Game for Coup {
+    const NAME: &'static str = "coup";
+    type Options = CoupOptions;
+    type Record = Played;
+    type Run = CoupTournament;
+
+    fn match_count(bots: usize, opts: &CoupOptions) -> usize {
+        schedule(bots, opts.rounds).len()
+    }
+
+    fn play(
+        players: &[&dyn Player],
+        opts: &CoupOptions,
+        workers: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+        plan: RunPlan<'_, Played>,
+    ) -> Result<Vec<Option<Played>>, RunError> {
+        let pairings = schedule(players.len(), opts.rounds);
+        let mut last_game = vec![0; players.len()];
+        for p in &pairings {
+            for &b in &p.seats {
+                last_game[b] = p.index;
+            }
+        }
+        let format = RoundRobin {
+            players,
+            opts,
+            pairings,
+            shared: (0..players.len())
+                .map(|_| Mutex::new(Vfs::new(opts.vfs)))
+                .collect(),
+            last_game,
+        };
+        tournament::run(&format, workers, progress, plan)
+    }
+
+    fn finish(names: Vec<String>, opts: &CoupOptions, played: Vec<Played>) -> CoupTournament {
+        let pairings = schedule(names.len(), opts.rounds);
+        let digests = played.iter().map(digest).collect();
+        let summaries: Vec<MatchSummary> = pairings
+            .iter()
+            .zip(&played)
+            .map(|(p, r)| summarize(p, &r.record))
+            .collect();
+        let mut records = Vec::with_capacity(played.len());
+        let mut scratch = Vec::new();
+        let mut final_scratch = Vec::new();
+        for p in played {
+            records.push(p.record);
+            scratch.extend(p.scratch);
+            final_scratch.extend(p.final_scratch);
+        }
+        // Tournament-wide scratch goes after the games', in bot order.
+        final_scratch.sort_by_key(|(bot, _)| names.iter().position(|n| n == bot));
+        scratch.extend(final_scratch);
+        let mut leaderboard = standings(&names, &summaries, Columns::wins());
+        rate(&mut leaderboard, &names, &summaries, opts.seed);
+        CoupTournament {
+            pairings,
+            records,
+            summaries,
+            digests,
+            scratch,
+            leaderboard,
+            names,
+        }
+    }
+
+    fn write_archive(
+        t: &CoupTournament,
+        manifest: &Manifest,
+        archive: &Archive,
+    ) -> Result<(), ArchiveError> {
+        write_archive(t, manifest, archive)
+    }
+}
+
+/// Play the whole tournament with `workers` threads. `progress(done, total)` is called after
+/// each game.
 pub fn run(
     players: &[&dyn Player],
     opts: &CoupOptions,
     workers: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> CoupTournament {
-    let format = RoundRobin {
-        players,
-        opts,
-        pairings: schedule(players.len(), opts.rounds),
-        shared: (0..players.len())
-            .map(|_| Mutex::new(Vfs::new(opts.vfs)))
-            .collect(),
-    };
-    let (played, summaries) = tournament::run(&format, workers, progress);
-    let mut records = Vec::with_capacity(played.len());
-    let mut scratch = Vec::new();
-    for (rec, s) in played {
-        records.push(rec);
-        scratch.extend(s);
-    }
-    if opts.scratch == ScratchScope::Tournament {
-        for (i, d) in format.shared.into_iter().enumerate() {
-            let d = d.into_inner().unwrap_or_else(|e| e.into_inner());
-            if d.used_nodes() > 0 {
-                scratch.push((players[i].name().to_string(), d.snapshot()));
-            }
-        }
-    }
-    let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
-    let mut leaderboard = standings(&names, &summaries, Columns::wins());
-    rate(&mut leaderboard, &names, &summaries, opts.seed);
-    CoupTournament {
-        pairings: format.pairings,
-        records,
-        summaries,
-        scratch,
-        leaderboard,
-        names,
-    }
+    let names = players.iter().map(|p| p.name().to_string()).collect();
+    let played = Coup::play(players, opts, workers, progress, RunPlan::all())
+        .map(|r| r.into_iter().flatten().collect())
+        // A plan that selects every match cannot be refused.
+        .unwrap_or_default();
+    Coup::finish(names, opts, played)
 }
 
 /// The manifest of a Coup tournament.
@@ -336,9 +434,10 @@ pub fn write_archive(
         &t.names,
         &t.leaderboard,
         &t.summaries,
+        &t.digests,
         Detail { games },
     );
-    write_common(archive, manifest, &t.leaderboard, &results)?;
+    write_common(archive, manifest, &t.leaderboard, results)?;
     if let Some(table) = head_to_head(&t.names, &t.summaries) {
         archive.write("head-to-head.txt", table.as_bytes())?;
     }

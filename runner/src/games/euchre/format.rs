@@ -4,12 +4,14 @@
 
 use super::driver::{play, GameRecord, GameResult, GameSetup, SEATS};
 use super::rules::{Config, DEFAULT_MAX_DEALS, DEFAULT_TARGET};
+use crate::games::Game;
 use crate::games::Player;
 use crate::sandbox::{Limits, VfsLimits};
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
+use crate::tournament::receipt::digest;
 use crate::tournament::results::{head_to_head, rate, standings, write_common, Results};
-use crate::tournament::{self, MatchFormat, MatchSummary};
+use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -168,57 +170,57 @@ impl MatchFormat for Pairings<'_> {
         };
         play(&setup, t.seats.map(|b| self.players[b]))
     }
+}
 
-    fn summarize(&self, _i: usize, t: &Table, r: &GameRecord) -> MatchSummary {
-        let parts = participants(t, self.opts.partners);
-        // Seats of each participant, in the order of `parts`.
-        let seats_of: Vec<Vec<usize>> = match self.opts.partners {
-            Partners::Copies => vec![vec![0, 2], vec![1, 3]],
-            Partners::Random => vec![vec![0], vec![2], vec![1], vec![3]],
-        };
-        let team_of = |pos: usize| seats_of[pos][0] % 2;
-        let winners = match &r.result {
-            GameResult::Won { team } => (0..parts.len()).filter(|&p| team_of(p) == *team).collect(),
-            _ => Vec::new(),
-        };
-        MatchSummary {
-            label: format!(
-                "game {}: {} & {} against {} & {}",
-                t.index, r.seats[0], r.seats[2], r.seats[1], r.seats[3]
-            ),
-            scores: (0..parts.len())
-                .map(|p| u64::from(winners.contains(&p)))
-                .collect(),
-            points: (0..parts.len())
-                .map(|p| {
-                    let team = team_of(p);
-                    (u64::from(r.points[team]), u64::from(r.points[1 - team]))
-                })
-                .collect(),
-            void: match &r.result {
-                GameResult::Void { reason } => Some(reason.clone()),
-                _ => None,
-            },
-            fuel: seats_of
-                .iter()
-                .map(|ss| ss.iter().map(|&s| r.fuel[s]).sum())
-                .collect(),
-            invocations: seats_of
-                .iter()
-                .map(|ss| ss.iter().map(|&s| u64::from(r.invocations[s])).sum())
-                .collect(),
-            forfeits: seats_of
-                .iter()
-                .enumerate()
-                .flat_map(|(p, ss)| {
-                    ss.iter().flat_map(move |&s| {
-                        r.failures[s].iter().map(move |(k, &n)| (p, k.clone(), n))
-                    })
-                })
-                .collect(),
-            winners,
-            participants: parts,
-        }
+/// A game in the shared results schema.
+fn summarize(partners: Partners, t: &Table, r: &GameRecord) -> MatchSummary {
+    let parts = participants(t, partners);
+    // Seats of each participant, in the order of `parts`.
+    let seats_of: Vec<Vec<usize>> = match partners {
+        Partners::Copies => vec![vec![0, 2], vec![1, 3]],
+        Partners::Random => vec![vec![0], vec![2], vec![1], vec![3]],
+    };
+    let team_of = |pos: usize| seats_of[pos][0] % 2;
+    let winners = match &r.result {
+        GameResult::Won { team } => (0..parts.len()).filter(|&p| team_of(p) == *team).collect(),
+        _ => Vec::new(),
+    };
+    MatchSummary {
+        label: format!(
+            "game {}: {} & {} against {} & {}",
+            t.index, r.seats[0], r.seats[2], r.seats[1], r.seats[3]
+        ),
+        scores: (0..parts.len())
+            .map(|p| u64::from(winners.contains(&p)))
+            .collect(),
+        points: (0..parts.len())
+            .map(|p| {
+                let team = team_of(p);
+                (u64::from(r.points[team]), u64::from(r.points[1 - team]))
+            })
+            .collect(),
+        void: match &r.result {
+            GameResult::Void { reason } => Some(reason.clone()),
+            _ => None,
+        },
+        fuel: seats_of
+            .iter()
+            .map(|ss| ss.iter().map(|&s| r.fuel[s]).sum())
+            .collect(),
+        invocations: seats_of
+            .iter()
+            .map(|ss| ss.iter().map(|&s| u64::from(r.invocations[s])).sum())
+            .collect(),
+        forfeits: seats_of
+            .iter()
+            .enumerate()
+            .flat_map(|(p, ss)| {
+                ss.iter()
+                    .flat_map(move |&s| r.failures[s].iter().map(move |(k, &n)| (p, k.clone(), n)))
+            })
+            .collect(),
+        winners,
+        participants: parts,
     }
 }
 
@@ -230,6 +232,8 @@ pub struct EuchreRun {
     pub records: Vec<GameRecord>,
     /// Each game in the shared results schema.
     pub summaries: Vec<MatchSummary>,
+    /// Each game's record digest, for the receipt.
+    pub digests: Vec<String>,
     /// Games won, points for and against, failures by kind.
     pub leaderboard: Leaderboard,
     /// The bots' names, in the order given.
@@ -247,29 +251,92 @@ impl EuchreRun {
     }
 }
 
-/// Play the run with `workers` threads. `progress(done, total)` is called after each game.
+impl crate::games::Finished for EuchreRun {
+    fn names(&self) -> &[String] {
+        &self.names
+    }
+    fn summaries(&self) -> &[MatchSummary] {
+        &self.summaries
+    }
+    fn leaderboard(&self) -> &Leaderboard {
+        &self.leaderboard
+    }
+    fn invocations(&self) -> u64 {
+        EuchreRun::invocations(self)
+    }
+}
+
+/// Euchre, as the tournament commands run, resume, shard, merge and verify it.
+pub struct Euchre;
+
+impl crate::games::Game for Euchre {
+    const NAME: &'static str = "euchre";
+    type Options = EuchreOptions;
+    type Record = GameRecord;
+    type Run = EuchreRun;
+
+    fn match_count(bots: usize, opts: &EuchreOptions) -> usize {
+        schedule(bots, opts).len()
+    }
+
+    fn play(
+        players: &[&dyn Player],
+        opts: &EuchreOptions,
+        workers: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+        plan: RunPlan<'_, GameRecord>,
+    ) -> Result<Vec<Option<GameRecord>>, RunError> {
+        let format = Pairings {
+            players,
+            opts,
+            tables: schedule(players.len(), opts),
+        };
+        tournament::run(&format, workers, progress, plan)
+    }
+
+    fn finish(names: Vec<String>, opts: &EuchreOptions, records: Vec<GameRecord>) -> EuchreRun {
+        let tables = schedule(names.len(), opts);
+        let summaries: Vec<MatchSummary> = tables
+            .iter()
+            .zip(&records)
+            .map(|(t, r)| summarize(opts.partners, t, r))
+            .collect();
+        let digests = records.iter().map(digest).collect();
+        let mut leaderboard = standings(&names, &summaries, Columns::points());
+        rate(&mut leaderboard, &names, &summaries, opts.seed);
+        EuchreRun {
+            tables,
+            records,
+            summaries,
+            digests,
+            leaderboard,
+            names,
+        }
+    }
+
+    fn write_archive(
+        r: &EuchreRun,
+        manifest: &Manifest,
+        archive: &Archive,
+    ) -> Result<(), ArchiveError> {
+        write_archive(r, manifest, archive)
+    }
+}
+
+/// Play the whole run with `workers` threads. `progress(done, total)` is called after each
+/// game.
 pub fn run(
     players: &[&dyn Player],
     opts: &EuchreOptions,
     workers: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> EuchreRun {
-    let format = Pairings {
-        players,
-        opts,
-        tables: schedule(players.len(), opts),
-    };
-    let (records, summaries) = tournament::run(&format, workers, progress);
-    let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
-    let mut leaderboard = standings(&names, &summaries, Columns::points());
-    rate(&mut leaderboard, &names, &summaries, opts.seed);
-    EuchreRun {
-        tables: format.tables,
-        records,
-        summaries,
-        leaderboard,
-        names,
-    }
+    let names = players.iter().map(|p| p.name().to_string()).collect();
+    let records = Euchre::play(players, opts, workers, progress, RunPlan::all())
+        .map(|r| r.into_iter().flatten().collect())
+        // A plan that selects every match cannot be refused.
+        .unwrap_or_default();
+    Euchre::finish(names, opts, records)
 }
 
 /// The manifest of a Euchre run.
@@ -323,9 +390,10 @@ pub fn write_archive(
         &r.names,
         &r.leaderboard,
         &r.summaries,
+        &r.digests,
         Detail { games },
     );
-    write_common(archive, manifest, &r.leaderboard, &results)?;
+    write_common(archive, manifest, &r.leaderboard, results)?;
     if let Some(table) = head_to_head(&r.names, &r.summaries) {
         archive.write("head-to-head.txt", table.as_bytes())?;
     }

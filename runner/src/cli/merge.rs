@@ -1,0 +1,168 @@
+//! `koth merge`: join the folders of a sharded run (`--shard K/N`) into the archive the
+//! whole run would have written on one machine.
+
+use super::common::{self, differing_keys};
+use anyhow::{bail, Context};
+use clap::Args;
+use koth::games::{self, Finished, Game, GameVisitor};
+use koth::tournament::archive::MANIFEST;
+use koth::tournament::journal::{self, JOURNAL};
+use koth::tournament::Manifest;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub(crate) struct MergeArgs {
+    /// The shard folders, each written by `koth <game> ... --shard K/N --out SHARD_DIR`.
+    #[arg(required = true, value_name = "SHARD_DIR")]
+    shards: Vec<PathBuf>,
+    /// The merged archive's folder.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+}
+
+/// Read an archive folder's manifest as JSON.
+pub(crate) fn read_manifest(dir: &Path) -> anyhow::Result<serde_json::Value> {
+    let path = dir.join(MANIFEST);
+    let text = std::fs::read(&path)
+        .with_context(|| format!("reading {} (is it a koth folder?)", path.display()))?;
+    serde_json::from_slice(&text).with_context(|| format!("reading {}", path.display()))
+}
+
+/// The game a manifest names.
+pub(crate) fn game_of(manifest: &serde_json::Value, dir: &Path) -> anyhow::Result<String> {
+    manifest
+        .get("game")
+        .and_then(|g| g.as_str())
+        .map(str::to_string)
+        .with_context(|| format!("{}: the manifest names no game", dir.display()))
+}
+
+pub(crate) fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
+    let first = &args.shards[0];
+    let manifest = read_manifest(first)?;
+    for dir in &args.shards[1..] {
+        let other = read_manifest(dir)?;
+        let differ = differing_keys(&manifest, &other);
+        if !differ.is_empty() {
+            bail!(
+                "{} and {} come from different runs (their manifests differ in {}): shards \
+                 must be played with the same bots, options, engine and koth version",
+                first.display(),
+                dir.display(),
+                differ.join(", ")
+            );
+        }
+    }
+    let game = game_of(&manifest, first)?;
+    games::with_game(
+        &game,
+        Merge {
+            args: &args,
+            manifest,
+        },
+    )
+    .with_context(|| {
+        format!(
+            "{}: unknown game `{game}` (this koth knows {})",
+            first.display(),
+            games::GAMES.join(", ")
+        )
+    })?
+}
+
+struct Merge<'a> {
+    args: &'a MergeArgs,
+    manifest: serde_json::Value,
+}
+
+impl GameVisitor for Merge<'_> {
+    type Out = anyhow::Result<ExitCode>;
+
+    fn visit<G: Game>(self) -> anyhow::Result<ExitCode> {
+        let Merge { args, manifest } = self;
+        let manifest: Manifest<G::Options> = serde_json::from_value(manifest)
+            .with_context(|| format!("reading {}", args.shards[0].join(MANIFEST).display()))?;
+        let total = G::match_count(manifest.bots.len(), &manifest.options);
+        let mut shards: BTreeMap<usize, &Path> = BTreeMap::new();
+        let mut count = None;
+        let mut records = BTreeMap::new();
+        for dir in &args.shards {
+            let (header, recs) = journal::read::<G::Record>(&dir.join(JOURNAL))
+                .with_context(|| format!("reading shard {}", dir.display()))?;
+            let Some(shard) = header.shard else {
+                bail!(
+                    "{} is not a shard (it was run without --shard)",
+                    dir.display()
+                );
+            };
+            if header.matches != total {
+                bail!(
+                    "{}: its journal plans {} matches, the manifest {total}",
+                    dir.display(),
+                    header.matches
+                );
+            }
+            if *count.get_or_insert(shard.count) != shard.count {
+                bail!(
+                    "{} is shard {shard}, but another folder splits the run in {} shards",
+                    dir.display(),
+                    count.unwrap_or_default()
+                );
+            }
+            if let Some(other) = shards.insert(shard.index, dir) {
+                bail!(
+                    "{} and {} are both shard {shard}",
+                    other.display(),
+                    dir.display()
+                );
+            }
+            if recs.len() != header.owned() {
+                bail!(
+                    "{} (shard {shard}) has {} of its {} matches: finish it with `koth {} ... \
+                     --shard {shard} --out {} --resume`",
+                    dir.display(),
+                    recs.len(),
+                    header.owned(),
+                    G::NAME,
+                    dir.display()
+                );
+            }
+            records.extend(recs);
+        }
+        let count = count.unwrap_or_default();
+        let missing: Vec<String> = (1..=count)
+            .filter(|k| !shards.contains_key(k))
+            .map(|k| format!("{k}/{count}"))
+            .collect();
+        if !missing.is_empty() {
+            bail!(
+                "shard(s) {} missing: give all {count} shard folders",
+                missing.join(", ")
+            );
+        }
+        let records: Vec<G::Record> = records.into_values().collect();
+        if records.len() != total {
+            bail!("the shards hold {} of {total} matches", records.len());
+        }
+        let archive = common::archive(&args.out)?;
+        let names = manifest.bots.iter().map(|b| b.name.clone()).collect();
+        let run = G::finish(names, &manifest.options, records);
+        G::write_archive(&run, &manifest, &archive)
+            .with_context(|| format!("writing the archive in {}", args.out.display()))?;
+        eprintln!(
+            "Merged {count} shards of a {} run ({total} matches)",
+            G::NAME
+        );
+        Ok(common::report(
+            run.leaderboard(),
+            run.names(),
+            run.summaries(),
+            "matches",
+            run.invocations(),
+            None,
+            &args.out,
+        ))
+    }
+}

@@ -1,0 +1,306 @@
+//! `koth verify`: check a published archive. The receipt in `results.json` must match the
+//! manifest and results as they are; then matches are re-played from the bots (a seeded
+//! sample, or all) and each must give the record digest the archive lists. With `--all`,
+//! the whole archive is written again and compared file by file.
+
+use super::merge::{game_of, read_manifest};
+use super::EngineArgs;
+use anyhow::{bail, Context};
+use clap::Args;
+use koth::games::{self, Game, GameVisitor, Player};
+use koth::sandbox::Bot;
+use koth::tournament::archive::Archive;
+use koth::tournament::receipt::{digest, receipt};
+use koth::tournament::{Manifest, RunError, RunPlan};
+use rand::seq::index::sample;
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub(crate) struct VerifyArgs {
+    /// The archive folder to check.
+    #[arg(value_name = "ARCHIVE")]
+    archive: PathBuf,
+    /// Folder holding the bots' files, named as in the manifest.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    bots: PathBuf,
+    /// How many matches to re-play, drawn at random (seeded by the receipt, so the same
+    /// archive always gets the same sample).
+    #[arg(long, default_value_t = 20)]
+    sample: usize,
+    /// Re-play every match and compare the whole archive, file by file.
+    #[arg(long, conflicts_with = "sample")]
+    all: bool,
+    /// Check only the receipt against the archive's files; re-play nothing (no bots needed).
+    #[arg(long, conflicts_with_all = ["all", "sample"])]
+    receipt_only: bool,
+    /// Worker threads [default: the number of cores].
+    #[arg(long)]
+    jobs: Option<usize>,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+fn read_json(path: &Path) -> anyhow::Result<Value> {
+    let text = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_slice(&text).with_context(|| format!("reading {}", path.display()))
+}
+
+pub(crate) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    let manifest = read_manifest(&args.archive)?;
+    let results = read_json(&args.archive.join("results.json"))?;
+    let game = game_of(&manifest, &args.archive)?;
+    let stored = results
+        .get("receipt")
+        .and_then(Value::as_str)
+        .with_context(|| {
+            format!(
+                "{}: results.json has no receipt (written by a koth before receipts)",
+                args.archive.display()
+            )
+        })?;
+    let matches = results
+        .get("matches")
+        .and_then(Value::as_array)
+        .context("results.json has no matches")?;
+    let computed = receipt(
+        &manifest,
+        results.get("bots").unwrap_or(&Value::Null),
+        matches,
+    );
+    if computed != stored {
+        println!(
+            "FAILED: the receipt does not match: manifest.json or results.json was changed after \
+             the run.\n  stored   {stored}\n  computed {computed}"
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    println!("Receipt {stored} matches the manifest and the results.");
+    if args.receipt_only {
+        return Ok(ExitCode::SUCCESS);
+    }
+    games::with_game(
+        &game,
+        Replay {
+            args: &args,
+            manifest,
+            digests: matches
+                .iter()
+                .map(|m| {
+                    m.get("record_sha256")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string()
+                })
+                .collect(),
+            labels: matches
+                .iter()
+                .map(|m| {
+                    m.get("label")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .into()
+                })
+                .collect(),
+            seed: u64::from_str_radix(&stored[..16.min(stored.len())], 16).unwrap_or(0),
+        },
+    )
+    .with_context(|| {
+        format!(
+            "unknown game `{game}` (this koth knows {})",
+            games::GAMES.join(", ")
+        )
+    })?
+}
+
+/// Re-play matches of a game's archive.
+struct Replay<'a> {
+    args: &'a VerifyArgs,
+    manifest: Value,
+    digests: Vec<String>,
+    labels: Vec<String>,
+    seed: u64,
+}
+
+impl GameVisitor for Replay<'_> {
+    type Out = anyhow::Result<ExitCode>;
+
+    fn visit<G: Game>(self) -> anyhow::Result<ExitCode> {
+        let Replay {
+            args,
+            manifest: manifest_json,
+            digests,
+            labels,
+            seed,
+        } = self;
+        let manifest: Manifest<G::Options> =
+            serde_json::from_value(manifest_json.clone()).context("reading manifest.json")?;
+        let total = G::match_count(manifest.bots.len(), &manifest.options);
+        if digests.len() != total {
+            bail!(
+                "results.json lists {} matches; the manifest's run plays {total}",
+                digests.len()
+            );
+        }
+        let memory = manifest_json
+            .pointer("/options/limits/memory_bytes")
+            .and_then(Value::as_u64)
+            .unwrap_or(64 << 20);
+        let jobs = args.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        });
+        let sandbox = args
+            .engine
+            .sandbox_for_bots(jobs.max(1), manifest.bots.len(), memory)?;
+        let engine = serde_json::to_value(sandbox.settings())?;
+        if manifest_json.get("engine") != Some(&engine) {
+            bail!(
+                "this koth's engine settings differ from the run's ({}); give the same \
+                 --no-pooling choice as the run",
+                super::common::differing_keys(
+                    manifest_json.get("engine").unwrap_or(&Value::Null),
+                    &engine
+                )
+                .join(", ")
+            );
+        }
+        let bots = load_bots(&sandbox, &args.bots, &manifest)?;
+        let select: Option<BTreeSet<usize>> = if args.all || args.sample >= total {
+            None
+        } else {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            Some(sample(&mut rng, total, args.sample).into_iter().collect())
+        };
+        let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+        let play = |select| {
+            G::play(
+                &players,
+                &manifest.options,
+                jobs.max(1),
+                &|_, _| {},
+                RunPlan {
+                    select,
+                    ..RunPlan::all()
+                },
+            )
+        };
+        let played = match play(select) {
+            Err(RunError::SharedState(why)) => {
+                eprintln!("The matches share state ({why}): re-playing all of them");
+                play(None)?
+            }
+            other => other?,
+        };
+        let mut replayed = 0;
+        let mut differ = Vec::new();
+        for (i, record) in played.iter().enumerate() {
+            let Some(record) = record else { continue };
+            replayed += 1;
+            if digest(record) != digests[i] {
+                differ.push(format!(
+                    "  match {i} ({}): its re-played record differs",
+                    labels[i]
+                ));
+            }
+        }
+        if replayed == total && differ.is_empty() {
+            // Everything was re-played: write the archive again and compare every file.
+            let records = played.into_iter().flatten().collect();
+            let names = manifest.bots.iter().map(|b| b.name.clone()).collect();
+            let run = G::finish(names, &manifest.options, records);
+            let dir = tempfile::tempdir().context("creating a temporary folder")?;
+            let again = Archive::create(&dir.path().join("archive"))?;
+            G::write_archive(&run, &manifest, &again)?;
+            differ.extend(compare_trees(again.root(), &args.archive)?);
+        }
+        if differ.is_empty() {
+            println!(
+                "Verified: {replayed} of {total} matches re-played from the bots gave the records \
+                 the archive lists{}.",
+                if replayed == total {
+                    ", and the whole archive was written again identically"
+                } else {
+                    ""
+                }
+            );
+            Ok(ExitCode::SUCCESS)
+        } else {
+            println!("FAILED: {} difference(s):", differ.len());
+            for d in &differ {
+                println!("{d}");
+            }
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// Load the manifest's bots from `dir`, each checked against the manifest's hash.
+fn load_bots(
+    sandbox: &koth::sandbox::Sandbox,
+    dir: &Path,
+    manifest: &Manifest<impl Sized>,
+) -> anyhow::Result<Vec<Bot>> {
+    manifest
+        .bots
+        .iter()
+        .map(|entry| {
+            let path = dir.join(&entry.file);
+            let bot = sandbox
+                .load_file(&path, Some(&entry.name))
+                .with_context(|| format!("bot `{}` (give its folder with --bots)", entry.name))?;
+            if bot.sha256_hex() != entry.sha256 {
+                bail!(
+                    "bot `{}`: {} has SHA-256 {}, the manifest says {}: not the bot that played",
+                    entry.name,
+                    path.display(),
+                    bot.sha256_hex(),
+                    entry.sha256
+                );
+            }
+            Ok(bot)
+        })
+        .collect()
+}
+
+/// Every file written again that is missing or different in the archive.
+fn compare_trees(again: &Path, archive: &Path) -> anyhow::Result<Vec<String>> {
+    let mut out = Vec::new();
+    for entry in walk(again)? {
+        let rel = entry.strip_prefix(again).unwrap_or(&entry);
+        let theirs = archive.join(rel);
+        let ours = std::fs::read(&entry).with_context(|| format!("reading {}", entry.display()))?;
+        match std::fs::read(&theirs) {
+            Ok(t) if t == ours => {}
+            Ok(_) => out.push(format!(
+                "  {}: differs from the re-played run's",
+                rel.display()
+            )),
+            Err(_) => out.push(format!("  {}: missing", rel.display())),
+        }
+    }
+    Ok(out)
+}
+
+/// The files under `root`, recursively (koth's own output: no symlinks).
+fn walk(root: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))? {
+            let e = e?;
+            if e.file_type()?.is_dir() {
+                stack.push(e.path());
+            } else {
+                files.push(e.path());
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}

@@ -1,0 +1,373 @@
+//! The journal: every finished match of a run, appended to `journal.jsonl` in the archive
+//! folder as it finishes, so that a run killed at any moment can be resumed (`--resume`) and
+//! a shard's matches can be merged (`koth merge`).
+//!
+//! Each line is one JSON object written with a single `write` on a file opened for appending,
+//! so a crash leaves at most one partial line at the end; reading drops it (and resuming cuts
+//! it off before appending). The file is fsynced once per batch of matches rather than per
+//! line: a killed process loses nothing either way (the kernel holds what was written), and
+//! a machine crash loses at most one batch, which is simply played again.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// The journal's file name in an archive folder.
+pub const JOURNAL: &str = "journal.jsonl";
+
+/// The version of the journal's layout.
+pub const JOURNAL_SCHEMA: &str = "koth-journal/1";
+
+/// Lines written between two fsyncs, at most.
+const BATCH_LINES: usize = 64;
+/// Time between two fsyncs, at most (when matches keep finishing).
+const BATCH_TIME: Duration = Duration::from_millis(500);
+
+/// The journal could not be written or read.
+#[derive(Debug, Error)]
+pub enum JournalError {
+    /// A filesystem operation failed.
+    #[error("journal {path}: {source}")]
+    Io {
+        /// The journal's path.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A line is not what koth writes.
+    #[error("journal {path}, line {line}: {reason}")]
+    Corrupt {
+        /// The journal's path.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// A deterministic share of a run's matches: `--shard K/N` plays the matches whose index is
+/// `K - 1` modulo `N` (interleaved, so every shard gets early and late rounds alike).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// K, from 1.
+    pub index: usize,
+    /// N.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Whether match `m` belongs to this shard.
+    pub fn owns(&self, m: usize) -> bool {
+        m % self.count == self.index - 1
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("`{s}` is not a shard: write K/N with 1 <= K <= N (such as 2/4)");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count): (usize, usize) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Serialize for Shard {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shard {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Shard, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The journal's first line: what run it belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    /// [`JOURNAL_SCHEMA`].
+    pub journal: String,
+    /// The run's matches in all (every shard's).
+    pub matches: usize,
+    /// The shard this journal plays, if the run is sharded.
+    pub shard: Option<Shard>,
+}
+
+impl Header {
+    /// The header of a run of `matches` matches, sharded or not.
+    pub fn new(matches: usize, shard: Option<Shard>) -> Header {
+        Header {
+            journal: JOURNAL_SCHEMA.to_string(),
+            matches,
+            shard,
+        }
+    }
+
+    /// Whether this journal's run plays match `m`.
+    pub fn owns(&self, m: usize) -> bool {
+        m < self.matches && self.shard.is_none_or(|s| s.owns(m))
+    }
+
+    /// How many matches this journal's run plays.
+    pub fn owned(&self) -> usize {
+        (0..self.matches).filter(|&m| self.owns(m)).count()
+    }
+}
+
+#[derive(Serialize)]
+struct LineOut<'a, R> {
+    #[serde(rename = "match")]
+    index: usize,
+    record: &'a R,
+}
+
+#[derive(Deserialize)]
+struct LineIn<R> {
+    #[serde(rename = "match")]
+    index: usize,
+    record: R,
+}
+
+struct Writer {
+    file: File,
+    unsynced: usize,
+    last_sync: Instant,
+    error: Option<std::io::Error>,
+}
+
+/// A journal open for appending.
+pub struct Journal {
+    path: PathBuf,
+    writer: Mutex<Writer>,
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> JournalError + '_ {
+    move |source| JournalError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+impl Journal {
+    /// Start a new journal at `path` (replacing any) with its header.
+    pub fn create(path: &Path, header: &Header) -> Result<Journal, JournalError> {
+        let mut file = File::create(path).map_err(io(path))?;
+        let mut line = serde_json::to_vec(header).map_err(|e| JournalError::Io {
+            path: path.to_path_buf(),
+            source: e.into(),
+        })?;
+        line.push(b'\n');
+        file.write_all(&line).map_err(io(path))?;
+        file.sync_all().map_err(io(path))?;
+        drop(file);
+        Self::append_to(path)
+    }
+
+    /// Open `path` to resume it: returns the journal (ready to append, with any partial last
+    /// line cut off), its header and the records already in it, by match index.
+    pub fn resume<R: DeserializeOwned>(
+        path: &Path,
+    ) -> Result<(Journal, Header, BTreeMap<usize, R>), JournalError> {
+        let (header, records, complete_len) = read_at(path)?;
+        let file = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(io(path))?;
+        file.set_len(complete_len).map_err(io(path))?;
+        file.sync_all().map_err(io(path))?;
+        drop(file);
+        Ok((Self::append_to(path)?, header, records))
+    }
+
+    fn append_to(path: &Path) -> Result<Journal, JournalError> {
+        let file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(io(path))?;
+        Ok(Journal {
+            path: path.to_path_buf(),
+            writer: Mutex::new(Writer {
+                file,
+                unsynced: 0,
+                last_sync: Instant::now(),
+                error: None,
+            }),
+        })
+    }
+
+    /// Append match `index`'s record. A failure is kept and reported by [`Journal::finish`]
+    /// (the match itself is not lost: the run still has it in memory).
+    pub fn append<R: Serialize>(&self, index: usize, record: &R) {
+        let line = serde_json::to_vec(&LineOut { index, record }).map(|mut l| {
+            l.push(b'\n');
+            l
+        });
+        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        if w.error.is_some() {
+            return;
+        }
+        let written = line
+            .map_err(std::io::Error::from)
+            .and_then(|l| w.file.write_all(&l));
+        if let Err(e) = written {
+            w.error = Some(e);
+            return;
+        }
+        w.unsynced += 1;
+        if w.unsynced >= BATCH_LINES || w.last_sync.elapsed() >= BATCH_TIME {
+            if let Err(e) = w.file.sync_data() {
+                w.error = Some(e);
+            }
+            w.unsynced = 0;
+            w.last_sync = Instant::now();
+        }
+    }
+
+    /// Sync what is left and report the first failure, if any.
+    pub fn finish(self) -> Result<(), JournalError> {
+        let w = self.writer.into_inner().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = w.error {
+            return Err(io(&self.path)(e));
+        }
+        w.file.sync_all().map_err(io(&self.path))
+    }
+}
+
+/// Read a journal: its header and records by match index (a partial last line, left by a
+/// crash, is dropped).
+pub fn read<R: DeserializeOwned>(
+    path: &Path,
+) -> Result<(Header, BTreeMap<usize, R>), JournalError> {
+    read_at(path).map(|(h, r, _)| (h, r))
+}
+
+/// The header, the records and the length of the complete lines.
+fn read_at<R: DeserializeOwned>(
+    path: &Path,
+) -> Result<(Header, BTreeMap<usize, R>, u64), JournalError> {
+    let mut data = Vec::new();
+    File::open(path)
+        .and_then(|mut f| {
+            f.seek(SeekFrom::Start(0))?;
+            f.read_to_end(&mut data)
+        })
+        .map_err(io(path))?;
+    let complete_len = data.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let corrupt = |line: usize, reason: String| JournalError::Corrupt {
+        path: path.to_path_buf(),
+        line,
+        reason,
+    };
+    let mut lines = data[..complete_len].split(|&b| b == b'\n');
+    let header: Header = lines
+        .next()
+        .filter(|l| !l.is_empty())
+        .ok_or_else(|| corrupt(1, "no header: the run stopped before it started".into()))
+        .and_then(|l| serde_json::from_slice(l).map_err(|e| corrupt(1, e.to_string())))?;
+    if header.journal != JOURNAL_SCHEMA {
+        return Err(corrupt(
+            1,
+            format!(
+                "layout `{}`, this koth reads `{JOURNAL_SCHEMA}`",
+                header.journal
+            ),
+        ));
+    }
+    let mut records = BTreeMap::new();
+    for (n, l) in lines.enumerate() {
+        let line = n + 2;
+        if l.is_empty() {
+            continue;
+        }
+        let LineIn { index, record } =
+            serde_json::from_slice::<LineIn<R>>(l).map_err(|e| corrupt(line, e.to_string()))?;
+        if !header.owns(index) {
+            return Err(corrupt(
+                line,
+                format!("match {index} does not belong to this run"),
+            ));
+        }
+        if records.insert(index, record).is_some() {
+            return Err(corrupt(line, format!("match {index} appears twice")));
+        }
+    }
+    Ok((header, records, complete_len as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_split_every_match_once() {
+        let shards: Vec<Shard> = (1..=4).map(|k| format!("{k}/4").parse().unwrap()).collect();
+        for m in 0..103 {
+            assert_eq!(shards.iter().filter(|s| s.owns(m)).count(), 1);
+        }
+        for bad in ["0/4", "5/4", "4", "a/b", "1/0", "-1/2"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_partial_last_line_is_dropped_and_cut_before_appending() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(JOURNAL);
+        let j = Journal::create(&path, &Header::new(10, None)).unwrap();
+        j.append(3, &"three".to_string());
+        j.append(1, &"one".to_string());
+        j.finish().unwrap();
+        // A crash in the middle of a line.
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"{\"match\":7,\"reco").unwrap();
+        drop(f);
+        let (h, done) = read::<String>(&path).unwrap();
+        assert_eq!(h.matches, 10);
+        assert_eq!(done.keys().copied().collect::<Vec<_>>(), vec![1, 3]);
+        let (j, _, done) = Journal::resume::<String>(&path).unwrap();
+        assert_eq!(done.len(), 2);
+        j.append(7, &"seven".to_string());
+        j.finish().unwrap();
+        let (_, done) = read::<String>(&path).unwrap();
+        assert_eq!(done.get(&7).map(String::as_str), Some("seven"));
+    }
+
+    #[test]
+    fn foreign_or_repeated_matches_are_refused_with_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(JOURNAL);
+        let shard = "2/3".parse().unwrap();
+        let j = Journal::create(&path, &Header::new(9, Some(shard))).unwrap();
+        j.append(1, &0u8);
+        j.append(0, &0u8);
+        j.finish().unwrap();
+        let e = read::<u8>(&path).unwrap_err().to_string();
+        assert!(e.contains("line 3") && e.contains("match 0"), "{e}");
+        std::fs::write(&path, b"").unwrap();
+        let e = read::<u8>(&path).unwrap_err().to_string();
+        assert!(e.contains("no header"), "{e}");
+    }
+}
