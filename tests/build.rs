@@ -49,6 +49,32 @@ fn main() {
     }
 }
 
+/// Host programs that some tests drive. A missing one sets `cfg(koth_no_<name>)`, with which
+/// its tests mark themselves ignored with the reason, so `cargo test` names them instead of
+/// passing without testing.
+fn host_programs() {
+    println!("cargo:rustc-check-cfg=cfg(koth_no_gnu_parallel)");
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join("parallel"))
+            .find(|p| p.is_file())
+    });
+    let gnu = found.as_ref().is_some_and(|p| {
+        std::process::Command::new(p)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("GNU parallel"))
+    });
+    // Watch the program (or where it would be installed, which reruns this script until it
+    // is), so installing it later is noticed.
+    let watch = found.unwrap_or_else(|| PathBuf::from("/usr/bin/parallel"));
+    println!("cargo:rerun-if-changed={}", watch.display());
+    println!("cargo:rerun-if-env-changed=PATH");
+    if !gnu {
+        println!("cargo:rustc-cfg=koth_no_gnu_parallel");
+    }
+}
+
 fn run() -> Result<(), String> {
     let manifest_dir = PathBuf::from(env("CARGO_MANIFEST_DIR")?);
     let workspace = manifest_dir
@@ -75,6 +101,8 @@ fn run() -> Result<(), String> {
     }
     println!("cargo:rerun-if-env-changed=KOTH_CLANG");
     languages::rerun_if_changed(&workspace);
+
+    host_programs();
 
     let bots_dir = target_dir.join(WASM_TARGET).join("release");
     let rust_bots = build_rust_bots(&workspace, &target_dir, &bots_dir)?;

@@ -62,6 +62,46 @@ pub fn coup_bots() -> Vec<&'static str> {
     bots
 }
 
+/// The `koth` command of this build, for tests that run it as a user would (and kill it).
+/// Built once per test process with the same cargo, profile and target folder as the test
+/// itself (a no-op when it is up to date), so it is never a stale binary.
+///
+/// # Panics
+///
+/// If the build fails.
+pub fn koth_bin() -> PathBuf {
+    static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BIN.get_or_init(|| {
+        // The test runs from <target>/<profile>/deps/.
+        let exe = std::env::current_exe().expect("the test's own path");
+        let profile_dir = exe
+            .parent()
+            .and_then(|deps| deps.parent())
+            .expect("the test runs from <target>/<profile>/deps");
+        let target_dir = profile_dir.parent().expect("<target>/<profile>");
+        let mut cargo = std::process::Command::new(env!("CARGO"));
+        cargo
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "koth",
+                "--bin",
+                "koth",
+                "--target-dir",
+            ])
+            .arg(target_dir)
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            cargo.arg("--release");
+        }
+        let status = cargo.status().expect("run cargo to build koth");
+        assert!(status.success(), "building the koth command failed");
+        profile_dir.join("koth")
+    })
+    .clone()
+}
+
 /// Every file under `root`, by path relative to it, with its bytes: an archive as the tests
 /// compare it (two archives are identical when these maps are equal).
 pub fn read_tree(root: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {

@@ -162,16 +162,23 @@ pub(crate) fn play<G: Game>(
     let total = G::match_count(bots.len(), &manifest.options);
     let header = Header::new(total, args.shard);
     let journal_path = out.join(JOURNAL);
-    let (archive, journal, done) = if args.resume {
+    let resumable = args.resume && journal_started(&journal_path);
+    if args.resume && !resumable {
+        if out.join("results.json").is_file() && !journal_path.exists() {
+            same_manifest(out, &manifest)?;
+            println!(
+                "{} holds a finished archive of this run: nothing to resume",
+                out.display()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        // Killed before its first match was journaled (or never started): start it afresh.
+        eprintln!("{}: nothing played yet; starting the run", out.display());
+    }
+    let (archive, journal, done) = if resumable {
         let archive = Archive::open(out)?;
         same_manifest(out, &manifest)?;
-        let (journal, started, done) =
-            Journal::resume::<G::Record>(&journal_path).with_context(|| {
-                format!(
-                    "resuming {} (a finished archive has no journal left to resume)",
-                    out.display()
-                )
-            })?;
+        let (journal, started, done) = Journal::resume::<G::Record>(&journal_path)?;
         if started != header {
             bail!(
                 "{} was started as {}, not {}: resume it with the same --shard",
@@ -182,6 +189,10 @@ pub(crate) fn play<G: Game>(
         }
         (archive, journal, done)
     } else {
+        if args.resume {
+            // What a run killed this early left: a manifest and at most a partial header.
+            let _ = std::fs::remove_file(&journal_path);
+        }
         let archive = archive(out)?;
         archive.write_json(MANIFEST, &manifest)?;
         (
@@ -244,6 +255,11 @@ pub(crate) fn play<G: Game>(
         Some(elapsed).filter(|_| !args.resume),
         out,
     ))
+}
+
+/// Whether a journal got as far as its complete header line.
+fn journal_started(path: &Path) -> bool {
+    std::fs::read(path).is_ok_and(|d| d.contains(&b'\n'))
 }
 
 fn shard_name(shard: Option<Shard>) -> String {

@@ -127,7 +127,6 @@ pub struct GameRecord {
     /// The human log: deals, bids, tricks, scores.
     pub human_log: Vec<String>,
     /// What each seat left in its directory (its memory file).
-    #[serde(skip)]
     pub scratch: Vec<(usize, Vec<SnapshotEntry>)>,
 }
 

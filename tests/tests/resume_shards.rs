@@ -1,0 +1,452 @@
+//! Results people can trust, tested through the `koth` command as a host would use it:
+//!
+//! - a run killed with `kill -9` at random moments and resumed with `--resume` writes the
+//!   archive an uninterrupted run writes, byte for byte;
+//! - 4 shards (`--shard K/4`) played in parallel by GNU `parallel` and joined by `koth merge`
+//!   write that same archive; merge refuses missing, repeated, unfinished or foreign shards;
+//! - `koth verify` confirms an archive, and fails on one edited by hand (the receipt) or forged
+//!   with a recomputed receipt (the re-played matches).
+
+use koth_tests::{koth_bin, read_tree, wasm};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const COUP_BOTS: [&str; 4] = ["calculator", "taxman", "random", "bandit"];
+const HEIST_BOTS: [&str; 4] = ["lurker", "gun_heck", "snitcher_king", "heist_master"];
+const EUCHRE_BOTS: [&str; 3] = ["random_8020", "marius", "card_counter"];
+
+/// A game's command line: the game, its bots, its options.
+struct Run {
+    game: &'static str,
+    bots: Vec<PathBuf>,
+    options: Vec<&'static str>,
+}
+
+impl Run {
+    fn coup(rounds: &'static str) -> Run {
+        Run {
+            game: "coup",
+            bots: COUP_BOTS.iter().map(|b| wasm(b)).collect(),
+            options: vec!["--rounds", rounds],
+        }
+    }
+
+    fn bank_heist() -> Run {
+        Run {
+            game: "bank-heist",
+            bots: HEIST_BOTS.iter().map(|b| wasm(b)).collect(),
+            options: vec!["--tournaments", "6", "--games", "150"],
+        }
+    }
+
+    fn euchre() -> Run {
+        Run {
+            game: "euchre",
+            bots: EUCHRE_BOTS.iter().map(|b| wasm(b)).collect(),
+            options: vec!["--games", "8"],
+        }
+    }
+
+    /// The command writing into `out`, with `extra` options.
+    fn command(&self, out: &Path, extra: &[&str]) -> Command {
+        let mut c = Command::new(koth_bin());
+        c.arg(self.game)
+            .args(&self.bots)
+            .args(&self.options)
+            .args(["--seed", "5", "--jobs", "2", "--no-cache", "--out"])
+            .arg(out)
+            .args(extra)
+            .stdin(Stdio::null());
+        c
+    }
+
+    fn run(&self, out: &Path, extra: &[&str]) -> Output {
+        let o = self.command(out, extra).output().expect("run koth");
+        assert!(
+            o.status.success(),
+            "koth {} {extra:?} failed: {}",
+            self.game,
+            String::from_utf8_lossy(&o.stderr)
+        );
+        o
+    }
+}
+
+/// Assert two archives are identical, naming the files that differ (not dumping bytes).
+fn assert_same_archive(got: &Path, expected: &BTreeMap<String, Vec<u8>>, what: &str) {
+    let got = read_tree(got);
+    let differ: Vec<&String> = got
+        .keys()
+        .chain(expected.keys())
+        .filter(|k| got.get(*k) != expected.get(*k))
+        .collect();
+    assert!(differ.is_empty(), "{what}: these files differ: {differ:?}");
+}
+
+fn koth(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
+    Command::new(koth_bin())
+        .args(args.iter().map(|a| a.as_ref()))
+        .stdin(Stdio::null())
+        .output()
+        .expect("run koth")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Start `run` into `out` and kill it with SIGKILL after `after`; true if it was still
+/// running (so the kill cut it short).
+fn kill_after(run: &Run, out: &Path, extra: &[&str], after: Duration) -> bool {
+    let mut child = run
+        .command(out, extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start koth");
+    std::thread::sleep(after);
+    let running = child.try_wait().expect("poll koth").is_none();
+    // Child::kill sends SIGKILL on Unix: no chance to flush or clean up.
+    let _ = child.kill();
+    let _ = child.wait();
+    running
+}
+
+/// Kill a run at seeded random moments, resuming (and killing the resume) until it finishes;
+/// the archive must be the uninterrupted run's.
+fn killed_and_resumed_equals_uninterrupted(run: &Run, kills: usize, seed: u64) {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    let started = Instant::now();
+    run.run(&whole, &[]);
+    let duration = started.elapsed();
+    let expected = read_tree(&whole);
+    assert!(
+        !expected.contains_key("journal.jsonl"),
+        "a finished run keeps no journal"
+    );
+
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for k in 0..kills {
+        let out = tmp.path().join(format!("killed-{k}"));
+        // A random moment of the run (the start included), then kill the resume once too.
+        let first = duration.mul_f64(rng.random_range(0.0..0.9));
+        let cut = kill_after(run, &out, &[], first);
+        let second = duration.mul_f64(rng.random_range(0.0..0.5));
+        let cut_again = cut && kill_after(run, &out, &["--resume"], second);
+        let o = run.run(&out, &["--resume"]);
+        assert_eq!(
+            read_tree(&out),
+            expected,
+            "{} killed after {first:?} (cut: {cut}) and {second:?} (cut: {cut_again}), then \
+             resumed, differs from the uninterrupted run\n{}",
+            run.game,
+            text(&o)
+        );
+        // Resuming a finished archive plays nothing and changes nothing.
+        let again = run.run(&out, &["--resume"]);
+        assert!(
+            text(&again).contains("nothing to resume"),
+            "{}",
+            text(&again)
+        );
+        assert_eq!(read_tree(&out), expected);
+    }
+}
+
+#[test]
+fn coup_killed_at_random_moments_and_resumed_writes_the_same_archive() {
+    killed_and_resumed_equals_uninterrupted(&Run::coup("60"), 3, 1);
+}
+
+#[test]
+fn bank_heist_killed_and_resumed_writes_the_same_archive() {
+    killed_and_resumed_equals_uninterrupted(&Run::bank_heist(), 2, 2);
+}
+
+#[test]
+fn euchre_killed_and_resumed_writes_the_same_archive() {
+    killed_and_resumed_equals_uninterrupted(&Run::euchre(), 2, 3);
+}
+
+#[test]
+fn a_fresh_run_refuses_to_overwrite_an_unfinished_one_and_resume_checks_the_options() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    let run = Run::coup("200");
+    // Wait until the journal has a few matches, then kill.
+    let mut child = run
+        .command(&out, &[])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = out.join("journal.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::read(&journal).map_or(0, |j| j.iter().filter(|&&b| b == b'\n').count()) < 5 {
+        assert!(Instant::now() < deadline, "no matches journaled");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+
+    let fresh = run.command(&out, &[]).output().unwrap();
+    assert!(!fresh.status.success());
+    assert!(
+        text(&fresh).contains("unfinished run") && text(&fresh).contains("--resume"),
+        "{}",
+        text(&fresh)
+    );
+    let other = Run::coup("100");
+    let wrong = other.command(&out, &["--resume"]).output().unwrap();
+    assert!(!wrong.status.success());
+    assert!(text(&wrong).contains("other options"), "{}", text(&wrong));
+    let sharded = run
+        .command(&out, &["--resume", "--shard", "1/2"])
+        .output()
+        .unwrap();
+    assert!(!sharded.status.success());
+    assert!(
+        text(&sharded).contains("same --shard"),
+        "{}",
+        text(&sharded)
+    );
+    // Still resumable after all that.
+    run.run(&out, &["--resume"]);
+    assert!(out.join("results.json").is_file() && !journal.exists());
+}
+
+/// Play `run` as 4 shards with GNU parallel, merge them, and compare with one whole run.
+fn four_parallel_shards_merge_into_the_single_run(run: &Run) {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    run.run(&whole, &[]);
+    let shard = |k: &str| tmp.path().join(format!("shard-{k}"));
+    let mut parallel = Command::new("parallel");
+    parallel
+        .args(["--will-cite", "--halt", "now,fail=1", "-j", "4"])
+        .arg(koth_bin())
+        .arg(run.game)
+        .args(&run.bots)
+        .args(&run.options)
+        .args([
+            "--seed",
+            "5",
+            "--jobs",
+            "1",
+            "--no-cache",
+            "--shard",
+            "{}/4",
+            "--out",
+        ])
+        .arg(tmp.path().join("shard-{}"))
+        .args([":::", "1", "2", "3", "4"])
+        .stdin(Stdio::null());
+    let o = parallel.output().expect("run GNU parallel");
+    assert!(o.status.success(), "parallel failed: {}", text(&o));
+    for k in ["1", "2", "3", "4"] {
+        assert!(
+            shard(k).join("journal.jsonl").is_file(),
+            "shard {k} wrote no journal"
+        );
+        assert!(
+            !shard(k).join("results.json").exists(),
+            "a shard writes no results"
+        );
+    }
+    let merged = tmp.path().join("merged");
+    let o = koth(&[
+        &"merge",
+        &shard("3"),
+        &shard("1"),
+        &shard("4"),
+        &shard("2"),
+        &"--out",
+        &merged,
+    ]);
+    assert!(o.status.success(), "merge failed: {}", text(&o));
+    assert_same_archive(
+        &merged,
+        &read_tree(&whole),
+        &format!("{}: 4 merged shards against the single run", run.game),
+    );
+}
+
+#[test]
+#[cfg_attr(
+    koth_no_gnu_parallel,
+    ignore = "GNU parallel is not installed (apt-get install parallel; scripts/setup does it)"
+)]
+fn coup_four_shards_run_by_gnu_parallel_merge_into_the_single_run() {
+    four_parallel_shards_merge_into_the_single_run(&Run::coup("12"));
+}
+
+#[test]
+#[cfg_attr(
+    koth_no_gnu_parallel,
+    ignore = "GNU parallel is not installed (apt-get install parallel; scripts/setup does it)"
+)]
+fn bank_heist_and_euchre_shards_merge_into_the_single_run() {
+    four_parallel_shards_merge_into_the_single_run(&Run::bank_heist());
+    four_parallel_shards_merge_into_the_single_run(&Run::euchre());
+}
+
+#[test]
+fn merge_refuses_missing_repeated_unfinished_and_foreign_shards() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = Run::coup("6");
+    let dir = |name: &str| tmp.path().join(name);
+    for k in 1..=3 {
+        run.run(&dir(&format!("s{k}")), &["--shard", &format!("{k}/3")]);
+    }
+    let merge = |dirs: &[&str]| {
+        let mut c = Command::new(koth_bin());
+        c.arg("merge");
+        for d in dirs {
+            c.arg(dir(d));
+        }
+        c.arg("--out").arg(dir("merged")).stdin(Stdio::null());
+        let o = c.output().unwrap();
+        assert!(!o.status.success(), "merge of {dirs:?} should fail");
+        text(&o)
+    };
+    assert!(merge(&["s1", "s3"]).contains("2/3 missing"));
+    assert!(merge(&["s1", "s1", "s2"]).contains("both shard 1/3"));
+    // A shard of a run with other options.
+    Run::coup("7").run(&dir("other"), &["--shard", "2/3"]);
+    let e = merge(&["s1", "other", "s3"]);
+    assert!(e.contains("different runs") && e.contains("options"), "{e}");
+    // A shard cut short by a crash: its last line lost.
+    let journal = dir("s2").join("journal.jsonl");
+    let mut lines: Vec<String> = std::fs::read_to_string(&journal)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    lines.pop();
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let e = merge(&["s1", "s2", "s3"]);
+    assert!(e.contains("--resume") && e.contains("shard 2/3"), "{e}");
+    // A whole run is not a shard.
+    run.run(&dir("whole"), &[]);
+    assert!(merge(&["whole"]).contains("journal"));
+    assert!(!dir("merged").exists(), "a failed merge writes nothing");
+}
+
+/// The matches of an archive's results.json.
+fn results(archive: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(archive.join("results.json")).unwrap()).unwrap()
+}
+
+fn verify(archive: &Path, extra: &[&str]) -> Output {
+    let mut c = Command::new(koth_bin());
+    c.arg("verify")
+        .arg(archive)
+        .arg("--bots")
+        .arg(koth_tests::bots_dir())
+        .args(["--no-cache", "--jobs", "2"])
+        .args(extra)
+        .stdin(Stdio::null());
+    c.output().unwrap()
+}
+
+#[test]
+fn verify_confirms_an_archive_and_catches_edits_and_forgeries() {
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = tmp.path().join("run");
+    Run::coup("5").run(&archive, &[]);
+    let pristine: BTreeMap<String, Vec<u8>> = read_tree(&archive);
+    let restore = || {
+        for (rel, data) in &pristine {
+            std::fs::write(archive.join(rel), data).unwrap();
+        }
+    };
+
+    let o = verify(&archive, &["--sample", "10"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("10 of 60 matches re-played"),
+        "{}",
+        text(&o)
+    );
+    let o = verify(&archive, &["--all"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("written again identically"),
+        "{}",
+        text(&o)
+    );
+
+    // Edited by hand: a match's winner swapped. The receipt no longer matches.
+    let mut r = results(&archive);
+    let scores = r["matches"][7]["scores"].as_array().unwrap().clone();
+    r["matches"][7]["scores"] = serde_json::Value::Array(scores.into_iter().rev().collect());
+    std::fs::write(
+        archive.join("results.json"),
+        serde_json::to_vec_pretty(&r).unwrap(),
+    )
+    .unwrap();
+    let o = verify(&archive, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("receipt does not match"), "{}", text(&o));
+    restore();
+
+    // Forged: a match's record digest replaced and the receipt recomputed to fit. Only
+    // re-playing that match from the bots shows it.
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(archive.join("manifest.json")).unwrap()).unwrap();
+    let mut r = results(&archive);
+    r["matches"][3]["record_sha256"] = serde_json::Value::String("0".repeat(64));
+    let matches = r["matches"].as_array().unwrap().clone();
+    r["receipt"] = serde_json::Value::String(koth::tournament::receipt::receipt(
+        &manifest, &r["bots"], &matches,
+    ));
+    std::fs::write(
+        archive.join("results.json"),
+        serde_json::to_vec_pretty(&r).unwrap(),
+    )
+    .unwrap();
+    assert!(verify(&archive, &["--receipt-only"]).status.success());
+    let o = verify(&archive, &["--all"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("match 3"), "{}", text(&o));
+    restore();
+
+    // A log edited by hand: the receipt does not cover it, re-writing the archive does.
+    let log = pristine
+        .keys()
+        .find(|k| k.starts_with("logs/"))
+        .unwrap()
+        .clone();
+    std::fs::write(archive.join(&log), b"nothing happened\n").unwrap();
+    let o = verify(&archive, &["--all"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains(&log), "{}", text(&o));
+    restore();
+
+    // Another module under a bot's name is not the bot that played.
+    let bots = tempfile::tempdir().unwrap();
+    for b in COUP_BOTS {
+        let src = if b == "taxman" {
+            wasm("calculator")
+        } else {
+            wasm(b)
+        };
+        std::fs::copy(src, bots.path().join(format!("{b}.wasm"))).unwrap();
+    }
+    let o = koth(&[&"verify", &archive, &"--bots", &bots.path(), &"--no-cache"]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("taxman") && text(&o).contains("not the bot that played"),
+        "{}",
+        text(&o)
+    );
+}
