@@ -3,7 +3,9 @@
 //! - a run killed with `kill -9` at random moments and resumed with `--resume` writes the
 //!   archive an uninterrupted run writes, byte for byte;
 //! - 4 shards (`--shard K/4`) played in parallel by GNU `parallel` and joined by `koth merge`
-//!   write that same archive; merge refuses missing, repeated, unfinished or foreign shards;
+//!   write that same archive, for every game and through the recipes in `deploy/` (GNU
+//!   parallel with this machine as its host, Slurm's array scripts with Slurm's variables);
+//!   merge refuses missing, repeated, unfinished or foreign shards;
 //! - `koth verify` confirms an archive, and fails on one edited by hand (the receipt) or forged
 //!   with a recomputed receipt (the re-played matches).
 
@@ -84,7 +86,12 @@ fn assert_same_archive(got: &Path, expected: &BTreeMap<String, Vec<u8>>, what: &
         .chain(expected.keys())
         .filter(|k| got.get(*k) != expected.get(*k))
         .collect();
-    assert!(differ.is_empty(), "{what}: these files differ: {differ:?}");
+    assert!(
+        differ.is_empty(),
+        "{what}: {} files differ, such as {:?}",
+        differ.len(),
+        &differ[..differ.len().min(8)]
+    );
 }
 
 fn koth(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
@@ -280,13 +287,45 @@ fn four_parallel_shards_merge_into_the_single_run(run: &Run) {
     );
 }
 
-#[test]
-#[cfg_attr(
-    koth_no_gnu_parallel,
-    ignore = "GNU parallel is not installed (apt-get install parallel; scripts/setup does it)"
-)]
-fn coup_four_shards_run_by_gnu_parallel_merge_into_the_single_run() {
-    four_parallel_shards_merge_into_the_single_run(&Run::coup("12"));
+/// `deploy/<path>` in this repository.
+fn recipe(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../deploy")
+        .join(path)
+}
+
+/// The Coup test bots as `bots/*.wasm` expands them (sorted: the order fixes the schedule).
+fn globbed_bots() -> Vec<String> {
+    let mut bots = COUP_BOTS.map(|b| format!("bots/{b}.wasm")).to_vec();
+    bots.sort();
+    bots
+}
+
+/// A folder holding the Coup test bots under `bots/`, as the deploy recipes expect, and the
+/// single run's archive of them (seed 3, 8 rounds) in `whole/`.
+fn recipe_folder() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("bots")).unwrap();
+    for b in COUP_BOTS {
+        std::fs::copy(wasm(b), tmp.path().join(format!("bots/{b}.wasm"))).unwrap();
+    }
+    let o = Command::new(koth_bin())
+        .current_dir(tmp.path())
+        .args([
+            "coup",
+            "--rounds",
+            "8",
+            "--seed",
+            "3",
+            "--no-cache",
+            "--out",
+            "whole",
+        ])
+        .args(globbed_bots())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    tmp
 }
 
 #[test]
@@ -294,7 +333,67 @@ fn coup_four_shards_run_by_gnu_parallel_merge_into_the_single_run() {
     koth_no_gnu_parallel,
     ignore = "GNU parallel is not installed (apt-get install parallel; scripts/setup does it)"
 )]
-fn bank_heist_and_euchre_shards_merge_into_the_single_run() {
+fn the_gnu_parallel_recipe_plays_4_shards_and_merges_them_into_the_single_run() {
+    let tmp = recipe_folder();
+    // `:` is this machine: the recipe's ssh hosts, minus the ssh.
+    let o = Command::new("bash")
+        .current_dir(tmp.path())
+        .env("KOTH", koth_bin())
+        .arg(recipe("parallel/run-shards.sh"))
+        .args(["4", ":", "merged", "coup"])
+        .args(globbed_bots())
+        .args(["--", "--rounds", "8", "--seed", "3", "--no-cache"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "run-shards.sh failed: {}", text(&o));
+    assert_same_archive(
+        &tmp.path().join("merged"),
+        &read_tree(&tmp.path().join("whole")),
+        "deploy/parallel/run-shards.sh",
+    );
+}
+
+#[test]
+fn the_slurm_recipe_run_as_an_array_of_4_then_merged_gives_the_single_run() {
+    let tmp = recipe_folder();
+    // The array's tasks in a scrambled order, each with the variables Slurm sets; one killed
+    // and requeued (run again), as --requeue would.
+    for k in ["3", "1", "4", "2", "3"] {
+        let o = Command::new("bash")
+            .current_dir(tmp.path())
+            .env("KOTH", koth_bin())
+            .env("KOTH_ARGS", "--rounds 8 --seed 3 --no-cache")
+            .env("SLURM_ARRAY_TASK_ID", k)
+            .env("SLURM_ARRAY_TASK_COUNT", "4")
+            .env("SLURM_CPUS_PER_TASK", "1")
+            .arg(recipe("slurm/shards.sbatch"))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "shard {k}: {}", text(&o));
+    }
+    let o = Command::new("bash")
+        .current_dir(tmp.path())
+        .env("KOTH", koth_bin())
+        .arg(recipe("slurm/merge.sbatch"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "merge.sbatch: {}", text(&o));
+    assert_same_archive(
+        &tmp.path().join("results/archive"),
+        &read_tree(&tmp.path().join("whole")),
+        "deploy/slurm",
+    );
+}
+
+#[test]
+#[cfg_attr(
+    koth_no_gnu_parallel,
+    ignore = "GNU parallel is not installed (apt-get install parallel; scripts/setup does it)"
+)]
+fn every_games_4_shards_run_by_gnu_parallel_merge_into_the_single_run() {
+    four_parallel_shards_merge_into_the_single_run(&Run::coup("12"));
     four_parallel_shards_merge_into_the_single_run(&Run::bank_heist());
     four_parallel_shards_merge_into_the_single_run(&Run::euchre());
 }
