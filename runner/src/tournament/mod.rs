@@ -7,7 +7,9 @@
 //!   count, and matches that share a bot's state run in match order;
 //! - [`results`]: the game-agnostic results (`results.json`: bots, scores, every match's
 //!   participants and scores, void matches), the leaderboard and the manifest;
-//! - [`archive`]: the archive folder, written whole whatever bots left behind.
+//! - [`archive`]: the archive folder, written whole whatever bots left behind;
+//! - [`journal`]: every finished match appended as it finishes, for `--resume` and shards;
+//! - [`receipt`]: the hash over a run's manifest and results that `koth verify` checks.
 
 pub mod archive;
 pub mod journal;
@@ -141,4 +143,123 @@ pub fn run<F: MatchFormat>(
         done.insert(*i, r);
     }
     Ok((0..matches.len()).map(|i| done.remove(&i)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Matches that square their index, counting how many were played; optionally sharing
+    /// one bot's state.
+    struct Squares {
+        matches: Vec<usize>,
+        shared: bool,
+        played: AtomicUsize,
+    }
+
+    impl MatchFormat for Squares {
+        type Match = usize;
+        type Record = usize;
+
+        fn matches(&self) -> &[usize] {
+            &self.matches
+        }
+
+        fn shared_state(&self, _m: &usize) -> Vec<usize> {
+            if self.shared {
+                vec![0]
+            } else {
+                Vec::new()
+            }
+        }
+
+        fn play(&self, _i: usize, m: &usize) -> usize {
+            self.played.fetch_add(1, Ordering::SeqCst);
+            m * m
+        }
+    }
+
+    fn squares(n: usize, shared: bool) -> Squares {
+        Squares {
+            matches: (0..n).collect(),
+            shared,
+            played: AtomicUsize::new(0),
+        }
+    }
+
+    #[test]
+    fn a_plan_plays_only_what_it_selects_and_has_not_done() {
+        let f = squares(10, false);
+        let plan = RunPlan {
+            // Already done, with a record the format would not give: it must be kept as is.
+            done: [(2, 1000), (5, 1001)].into_iter().collect(),
+            select: Some([1, 2, 3, 5, 8].into_iter().collect()),
+            journal: None,
+        };
+        let last = AtomicUsize::new(0);
+        let out = run(
+            &f,
+            2,
+            &|done, total| {
+                assert_eq!(total, 5);
+                last.fetch_max(done, Ordering::SeqCst);
+            },
+            plan,
+        )
+        .unwrap();
+        assert_eq!(f.played.load(Ordering::SeqCst), 3);
+        assert_eq!(last.load(Ordering::SeqCst), 5);
+        let expect = [
+            None,
+            Some(1),
+            Some(1000),
+            Some(9),
+            None,
+            Some(1001),
+            None,
+            None,
+            Some(64),
+            None,
+        ];
+        assert_eq!(out, expect);
+    }
+
+    #[test]
+    fn the_journal_gets_every_newly_played_match() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(journal::JOURNAL);
+        let j = Journal::create(&path, &journal::Header::new(6, None)).unwrap();
+        let f = squares(6, false);
+        let plan = RunPlan {
+            done: [(0, 0)].into_iter().collect(),
+            select: None,
+            journal: Some(&j),
+        };
+        run(&f, 3, &|_, _| {}, plan).unwrap();
+        j.finish().unwrap();
+        let (_, records) = journal::read::<usize>(&path).unwrap();
+        assert_eq!(records, (1..6).map(|i| (i, i * i)).collect());
+    }
+
+    #[test]
+    fn shared_state_refuses_a_partial_run_but_plays_a_whole_one() {
+        let f = squares(4, true);
+        let partial = RunPlan {
+            select: Some([1].into_iter().collect()),
+            ..RunPlan::all()
+        };
+        assert!(matches!(
+            run(&f, 2, &|_, _| {}, partial),
+            Err(RunError::SharedState(_))
+        ));
+        let resumed = RunPlan {
+            done: [(0, 0)].into_iter().collect(),
+            ..RunPlan::all()
+        };
+        assert!(run(&f, 2, &|_, _| {}, resumed).is_err());
+        assert_eq!(f.played.load(Ordering::SeqCst), 0);
+        let all = run(&f, 2, &|_, _| {}, RunPlan::all()).unwrap();
+        assert_eq!(all, vec![Some(0), Some(1), Some(4), Some(9)]);
+    }
 }
