@@ -57,7 +57,7 @@ pub(crate) fn run(args: BankHeistArgs) -> anyhow::Result<ExitCode> {
     let manifest = common::manifest("bank-heist", &bots, &args.bots, opts, &setup.sandbox);
     format::write_archive(&result, &manifest, &archive)
         .with_context(|| format!("writing the archive in {}", out.display()))?;
-    Ok(common::report(
+    let code = common::report(
         &result.leaderboard,
         &result.names,
         &result.summaries,
@@ -65,5 +65,7 @@ pub(crate) fn run(args: BankHeistArgs) -> anyhow::Result<ExitCode> {
         result.invocations(),
         elapsed,
         &out,
-    ))
+    );
+    args.common.write_report(&out);
+    Ok(code)
 }

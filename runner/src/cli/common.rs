@@ -34,6 +34,9 @@ pub(crate) struct TournamentArgs {
     /// Linear memory per instance, in MiB.
     #[arg(long, default_value_t = 64)]
     memory: u64,
+    /// Write the HTML report (`report.html` in the archive folder) at the end of the run.
+    #[arg(long)]
+    pub(crate) report: bool,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -76,6 +79,13 @@ impl TournamentArgs {
             },
             sandbox,
         })
+    }
+
+    /// With `--report`: write the HTML report into the archive folder `out`, and say where.
+    pub(crate) fn write_report(&self, out: &Path) {
+        if self.report {
+            super::report::after_run(out);
+        }
     }
 
     /// The archive folder: `--out`, or `koth-out/<default>`.

@@ -69,7 +69,7 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
     let manifest = common::manifest("coup", &bots, &args.bots, opts, &setup.sandbox);
     tournament::write_archive(&result, &manifest, &archive)
         .with_context(|| format!("writing the archive in {}", out.display()))?;
-    Ok(common::report(
+    let code = common::report(
         &result.leaderboard,
         &result.names,
         &result.summaries,
@@ -77,5 +77,7 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
         result.invocations(),
         elapsed,
         &out,
-    ))
+    );
+    args.common.write_report(&out);
+    Ok(code)
 }

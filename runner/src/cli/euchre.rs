@@ -89,7 +89,7 @@ pub(crate) fn run(args: EuchreArgs) -> anyhow::Result<ExitCode> {
     let manifest = common::manifest("euchre", &bots, &args.bots, opts, &setup.sandbox);
     format::write_archive(&result, &manifest, &archive)
         .with_context(|| format!("writing the archive in {}", out.display()))?;
-    Ok(common::report(
+    let code = common::report(
         &result.leaderboard,
         &result.names,
         &result.summaries,
@@ -97,5 +97,7 @@ pub(crate) fn run(args: EuchreArgs) -> anyhow::Result<ExitCode> {
         result.invocations(),
         elapsed,
         &out,
-    ))
+    );
+    args.common.write_report(&out);
+    Ok(code)
 }

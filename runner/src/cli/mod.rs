@@ -9,6 +9,7 @@ mod common;
 mod coup;
 mod euchre;
 mod invoke;
+mod report;
 
 use clap::{Args, Parser, Subcommand};
 use koth::sandbox::{CodeCache, EngineOptions, LoadLimits, Sandbox, SandboxOptions};
@@ -37,6 +38,9 @@ enum Command {
     Euchre(euchre::EuchreArgs),
     /// Measure invocation and tournament speed against native processes.
     Bench(bench::BenchArgs),
+    /// Write a run's archive as one self-contained HTML page (leaderboard, heatmap, fuel,
+    /// forfeits, a replay viewer, the manifest).
+    Report(report::ReportArgs),
 }
 
 /// Options shared by every command that loads bots.
@@ -102,6 +106,7 @@ pub(crate) fn main() -> ExitCode {
         Command::BankHeist(a) => bank_heist::run(a),
         Command::Euchre(a) => euchre::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Report(a) => report::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,377 @@
+//! The HTML report (`koth report`) of real archives: every game's archive, played by the
+//! example bots (and a cheater, for forfeits), renders a self-contained page whose data holds
+//! the leaderboard, heatmap, fuel, forfeits with links and replays with the state after each
+//! move; and in a real headless Chromium the page loads without a console message, its
+//! replay viewer steps, and a screenshot is kept in `target/artifacts/report-<game>.png`.
+
+use koth::games::bank_heist::format::{self as heist, BankHeistOptions};
+use koth::games::coup::tournament::{self as coup, CoupOptions};
+use koth::games::euchre::format::{self as euchre, EuchreOptions};
+use koth::games::Player;
+use koth::report::{self, ReportOptions};
+use koth::sandbox::{Bot, Sandbox, SandboxOptions};
+use koth::tournament::archive::Archive;
+use koth::tournament::{BotEntry, Manifest};
+use std::path::{Path, PathBuf};
+
+fn sandbox() -> Sandbox {
+    Sandbox::new(SandboxOptions::default()).expect("sandbox")
+}
+
+/// `(module, name)`: a built bot, under another name if given.
+fn load(sb: &Sandbox, bots: &[(&str, Option<&str>)]) -> Vec<Bot> {
+    bots.iter()
+        .map(|(file, name)| sb.load_file(&koth_tests::wasm(file), *name).expect(file))
+        .collect()
+}
+
+fn manifest<O>(game: &str, bots: &[Bot], options: O, sb: &Sandbox) -> Manifest<O> {
+    Manifest {
+        game: game.into(),
+        koth_version: "test".into(),
+        bots: bots
+            .iter()
+            .map(|b| BotEntry {
+                name: b.name().into(),
+                file: format!("{}.wasm", b.name()),
+                sha256: b.sha256_hex(),
+            })
+            .collect(),
+        options,
+        engine: sb.settings().clone(),
+    }
+}
+
+/// An archive on disk, in a folder that deletes itself.
+struct ArchiveDir {
+    _tmp: tempfile::TempDir,
+    path: PathBuf,
+}
+
+fn archive_dir() -> (ArchiveDir, Archive) {
+    let tmp = tempfile::Builder::new()
+        .prefix("koth-report-test-")
+        .tempdir()
+        .expect("a temporary folder");
+    let path = tmp.path().join("archive");
+    let archive = Archive::create(&path).expect("create the archive");
+    (ArchiveDir { _tmp: tmp, path }, archive)
+}
+
+/// A Coup round robin of three example bots and a cheater that makes an illegal move.
+fn coup_archive(sb: &Sandbox) -> ArchiveDir {
+    let bots = load(
+        sb,
+        &[
+            ("calculator", None),
+            ("taxman", None),
+            ("random", None),
+            ("coup_cheater", Some("cheat_illegal")),
+        ],
+    );
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let opts = CoupOptions {
+        rounds: 2,
+        seed: 3,
+        ..CoupOptions::default()
+    };
+    let t = coup::run(&players, &opts, 2, &|_, _| {});
+    let (dir, archive) = archive_dir();
+    coup::write_archive(&t, &manifest("coup", &bots, opts, sb), &archive).expect("archive");
+    dir
+}
+
+/// Bank Heist: two tournaments of four example bots.
+fn bank_heist_archive(sb: &Sandbox) -> ArchiveDir {
+    let bots = load(
+        sb,
+        &[
+            ("lurker", None),
+            ("gun_heck", None),
+            ("snitcher_king", None),
+            ("heist_master", None),
+        ],
+    );
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let opts = BankHeistOptions {
+        tournaments: 2,
+        games: Some(30),
+        seed: 5,
+        limits: Default::default(),
+    };
+    let run = heist::run(&players, &opts, 2, &|_, _| {});
+    let (dir, archive) = archive_dir();
+    heist::write_archive(&run, &manifest("bank-heist", &bots, opts, sb), &archive)
+        .expect("archive");
+    dir
+}
+
+/// Euchre: every pair of three example bots, two games each, to 5 points.
+fn euchre_archive(sb: &Sandbox) -> ArchiveDir {
+    let bots = load(
+        sb,
+        &[("random_8020", None), ("marius", None), ("card_counter", None)],
+    );
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let opts = EuchreOptions {
+        games: 2,
+        target: 5,
+        seed: 7,
+        ..EuchreOptions::default()
+    };
+    let run = euchre::run(&players, &opts, 2, &|_, _| {});
+    let (dir, archive) = archive_dir();
+    euchre::write_archive(&run, &manifest("euchre", &bots, opts, sb), &archive)
+        .expect("archive");
+    dir
+}
+
+fn archives() -> Vec<(&'static str, ArchiveDir)> {
+    let sb = sandbox();
+    vec![
+        ("coup", coup_archive(&sb)),
+        ("bank-heist", bank_heist_archive(&sb)),
+        ("euchre", euchre_archive(&sb)),
+    ]
+}
+
+/// The data the page embeds.
+fn embedded(html: &str) -> serde_json::Value {
+    let open = r#"<script type="application/json" id="data">"#;
+    let start = html.find(open).expect("the data tag") + open.len();
+    let len = html[start..].find("</script>").expect("the data tag's end");
+    serde_json::from_str(&html[start..start + len]).expect("the embedded data is JSON")
+}
+
+#[test]
+fn every_games_archive_renders_a_self_contained_page() {
+    for (game, dir) in archives() {
+        let html = report::build(&dir.path, &ReportOptions::default()).expect(game);
+        // Nothing to fetch: no URL but the SVG namespace (an identifier), no src, no link.
+        let bare = html.replace(report::html::SVG_NAMESPACE, "");
+        for bad in ["http://", "https://", "src=", "<link", "@import", "url(", "fetch("] {
+            assert!(!bare.contains(bad), "{game}: the page holds `{bad}`");
+        }
+        assert!(html.contains("<style>") && html.contains("<script>"), "{game}");
+        let d = embedded(&html);
+        assert_eq!(d["game"], game);
+        let bots = d["manifest"]["bots"].as_array().expect("bots").len();
+        assert_eq!(d["leaderboard"].as_array().expect("rows").len(), bots);
+        for row in d["leaderboard"].as_array().expect("rows") {
+            let r = &row["rating"];
+            assert!(
+                r["low"].as_f64() <= r["rating"].as_f64()
+                    && r["rating"].as_f64() <= r["high"].as_f64(),
+                "{game}: rating and interval of {row}"
+            );
+        }
+        // The heatmap: every pair of distinct bots compared, win rates between 0 and 1.
+        let played = d["heatmap"]["played"].as_array().expect("played");
+        assert_eq!(played.len(), bots);
+        for (r, row) in played.iter().enumerate() {
+            for (c, n) in row.as_array().expect("row").iter().enumerate() {
+                let n = n.as_u64().expect("count");
+                assert_eq!(n == 0, r == c, "{game}: heatmap cell {r},{c}");
+                let w = d["heatmap"]["wins"][r][c].as_f64().expect("wins");
+                assert!(w <= n as f64 && w + d["heatmap"]["wins"][c][r].as_f64().unwrap() == n as f64);
+            }
+        }
+        // Fuel: every bot decided, and the figures are ordered.
+        let mut decisions = 0;
+        for f in d["fuel"].as_array().expect("fuel") {
+            let (median, p90, max) = (f["median"].as_u64(), f["p90"].as_u64(), f["max"].as_u64());
+            assert!(f["decisions"].as_u64() > Some(0), "{game}: {f}");
+            assert!(median <= p90 && p90 <= max && median > Some(0), "{game}: {f}");
+            decisions += f["decisions"].as_u64().unwrap();
+        }
+        assert_eq!(d["decisions_total"].as_u64(), Some(decisions));
+        // Replays: each step has a bot, what it saw, its fuel, and the state after.
+        let replays = d["replays"].as_array().expect("replays");
+        assert!(!replays.is_empty(), "{game}: no replay");
+        for r in replays {
+            let steps = r["steps"].as_array().expect("steps");
+            assert!(!steps.is_empty(), "{game}: empty replay {}", r["label"]);
+            for s in steps {
+                assert!(s["bot"].as_str().is_some_and(|b| !b.is_empty()));
+                assert!(!s["view"][0]["text"].as_str().unwrap_or("").is_empty(), "{game}: {s}");
+                assert!(s["fuel"].as_u64() > Some(0), "{game}: {s}");
+            }
+            // Every move leaves a state after it (Coup's history file at least; Euchre's
+            // events; Bank Heist's log line for the bot's bet or answer).
+            let with_after = steps
+                .iter()
+                .filter(|s| s["after"].as_array().is_some_and(|a| !a.is_empty()))
+                .count();
+            assert_eq!(with_after, steps.len(), "{game}: {}", r["label"]);
+            assert!(!r["intro"].as_array().expect("intro").is_empty(), "{game}: {}", r["label"]);
+        }
+        for bot in d["manifest"]["bots"].as_array().unwrap() {
+            assert!(html.contains(bot["name"].as_str().unwrap()));
+        }
+        if game == "coup" {
+            // The cheater's illegal moves: each listed, linked to its replay's step, which
+            // shows the forfeit.
+            let listed = d["forfeits"]["listed"].as_array().expect("listed");
+            assert_eq!(
+                d["forfeits"]["totals"]["illegal move"]["cheat_illegal"].as_u64(),
+                Some(listed.len() as u64)
+            );
+            assert!(!listed.is_empty());
+            for f in listed {
+                assert_eq!(f["bot"], "cheat_illegal");
+                let id = f["replay"].as_str().expect("linked to an embedded replay");
+                let replay = replays.iter().find(|r| r["id"] == id).expect("the replay");
+                let step = &replay["steps"][f["step"].as_u64().unwrap() as usize];
+                assert_eq!(step["failure"]["kind"], "illegal move", "{step}");
+            }
+            // The human log's lines land on the moves they follow.
+            let first = &replays[0]["steps"][0];
+            assert!(
+                first["after"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|l| l.as_str().unwrap().contains("played")),
+                "{first}"
+            );
+        }
+    }
+}
+
+#[test]
+fn only_the_first_games_and_those_with_forfeits_are_embedded() {
+    let sb = sandbox();
+    let dir = coup_archive(&sb);
+    let opts = ReportOptions {
+        first_games: 2,
+        forfeit_games: 3,
+        ..ReportOptions::default()
+    };
+    let d = embedded(&report::build(&dir.path, &opts).expect("report"));
+    let replays = d["replays"].as_array().unwrap();
+    assert_eq!(d["games_total"].as_u64(), Some(24));
+    assert_eq!(replays.len(), 5);
+    assert_eq!((replays[0]["id"].as_str(), replays[1]["id"].as_str()), (Some("g0"), Some("g1")));
+    for r in &replays[2..] {
+        assert!(r["steps"].as_array().unwrap().iter().any(|s| !s["failure"].is_null()));
+    }
+    // Forfeits in games left out are still listed, marked as not embedded.
+    let listed = d["forfeits"]["listed"].as_array().unwrap();
+    assert!(listed.iter().any(|f| f["replay"].is_null()));
+}
+
+#[test]
+fn a_folder_that_is_not_an_archive_is_refused_by_name() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let err = report::build(tmp.path(), &ReportOptions::default()).expect_err("no archive");
+    assert!(err.to_string().contains("manifest.json"), "{err}");
+    std::fs::write(tmp.path().join("manifest.json"), r#"{"game": "chess"}"#).unwrap();
+    std::fs::write(
+        tmp.path().join("results.json"),
+        r#"{"schema": "koth-results/1", "bots": [], "matches": []}"#,
+    )
+    .unwrap();
+    let err = report::build(tmp.path(), &ReportOptions::default()).expect_err("unknown game");
+    assert!(err.to_string().contains("unknown game `chess`"), "{err}");
+    std::fs::write(tmp.path().join("manifest.json"), r#"{"game": "coup"}"#).unwrap();
+    std::fs::write(tmp.path().join("invocations.jsonl"), "{\"game\": 0}\n").unwrap();
+    let err = report::build(tmp.path(), &ReportOptions::default()).expect_err("bad line");
+    assert!(err.to_string().contains("invocations.jsonl line 1"), "{err}");
+}
+
+/// Run Chromium headless with the flags it needs as root in a container, a fresh profile, and
+/// a time limit; returns (stdout, stderr).
+fn chromium(args: &[String]) -> (String, String) {
+    let profile = tempfile::Builder::new()
+        .prefix("koth-chromium-")
+        .tempdir()
+        .expect("profile folder");
+    let out = tempfile::NamedTempFile::new().expect("stdout file");
+    let err = tempfile::NamedTempFile::new().expect("stderr file");
+    let mut child = std::process::Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(args)
+        .stdout(out.reopen().expect("stdout"))
+        .stderr(err.reopen().expect("stderr"))
+        .spawn()
+        .expect("chromium is installed (scripts/setup installs it, or records why not in target/koth-skip-browser)");
+    let started = std::time::Instant::now();
+    loop {
+        if child.try_wait().expect("wait for chromium").is_some() {
+            break;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium did not finish in 120 s: {args:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let read = |f: &tempfile::NamedTempFile| std::fs::read_to_string(f.path()).unwrap_or_default();
+    (read(&out), read(&err))
+}
+
+fn file_url(path: &Path, fragment: &str) -> String {
+    format!("file://{}#{fragment}", path.display())
+}
+
+#[test]
+#[cfg_attr(
+    koth_skip_chromium,
+    ignore = "SKIPPED: report_in_chromium: Chromium unavailable (see target/koth-skip-browser)"
+)]
+fn report_in_chromium() {
+    let artifacts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/artifacts");
+    std::fs::create_dir_all(&artifacts).expect("target/artifacts");
+    for (game, dir) in archives() {
+        let page = dir.path.join("report.html");
+        let html = report::build(&dir.path, &ReportOptions::default()).expect(game);
+        let first_moves = embedded(&html)["replays"][0]["steps"].as_array().expect("steps").len();
+        std::fs::write(&page, html).expect("write the page");
+        // The page's self-test steps the replay viewer and writes the outcome, with any error
+        // the page saw (window errors, console.error), into #selftest.
+        let (dom, log) = chromium(&["--dump-dom".into(), file_url(&page, "selftest")]);
+        let start = dom
+            .find(r#"<pre id="selftest""#)
+            .unwrap_or_else(|| panic!("{game}: no #selftest in the DOM:\n{dom}\n{log}"));
+        let verdict = &dom[start..dom[start..].find("</pre>").map_or(dom.len(), |e| start + e)];
+        let steps = first_moves.saturating_sub(1).min(5);
+        assert!(
+            verdict.contains(&format!(">ok steps={steps} ")),
+            "{game}: the self-test says {verdict}\nchromium's log:\n{log}"
+        );
+        // And Chromium's own log of the page's console: not one message, error or otherwise.
+        let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE(")).collect();
+        assert!(console.is_empty(), "{game}: console messages: {console:#?}");
+        assert!(
+            !log.contains("Uncaught"),
+            "{game}: an uncaught error:\n{log}"
+        );
+        // The screenshot a reader would see, kept as the test's artifact.
+        let shot = artifacts.join(format!("report-{game}.png"));
+        let _ = std::fs::remove_file(&shot);
+        let (_, log) = chromium(&[
+            format!("--screenshot={}", shot.display()),
+            "--window-size=1280,2000".into(),
+            "--hide-scrollbars".into(),
+            file_url(&page, "g0-s3"),
+        ]);
+        let png = std::fs::read(&shot).unwrap_or_else(|e| {
+            panic!("{game}: no screenshot at {}: {e}\n{log}", shot.display())
+        });
+        assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "{game}: {}", png.len());
+        println!("{game}: screenshot in {}", shot.display());
+    }
+}
