@@ -364,9 +364,9 @@ fn report_in_chromium() {
         let _ = std::fs::remove_file(&shot);
         let (_, log) = chromium(&[
             format!("--screenshot={}", shot.display()),
-            "--window-size=1280,2000".into(),
+            "--window-size=1280,2400".into(),
             "--hide-scrollbars".into(),
-            file_url(&page, "g0-s3"),
+            format!("file://{}", page.display()),
         ]);
         let png = std::fs::read(&shot).unwrap_or_else(|e| {
             panic!("{game}: no screenshot at {}: {e}\n{log}", shot.display())

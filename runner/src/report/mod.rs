@@ -29,7 +29,7 @@ pub enum ReportError {
         source: std::io::Error,
     },
     /// A file of the archive is not what koth writes.
-    #[error("{path}{}: {what}", line.map(|l| format!(" line {l}")).unwrap_or_default())]
+    #[error("{path}{}: {what}", .line.map(|l| format!(" line {l}")).unwrap_or_default())]
     Malformed {
         /// The file at fault.
         path: PathBuf,

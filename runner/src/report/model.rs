@@ -201,42 +201,6 @@ impl ReportData {
         let mut fuel: BTreeMap<String, Vec<u64>> = BTreeMap::new();
         let mut current: Option<(GameKey, Vec<Step>)> = None;
         let mut forfeit_games = 0;
-        let mut finish = |data: &mut ReportData, key: GameKey, mut steps: Vec<Step>| {
-            adapter.finish_game(&key, &mut steps);
-            let index = data.games_total;
-            data.games_total += 1;
-            let failed = steps.iter().any(|s| s.failure.is_some());
-            let embed = index < opts.first_games || (failed && forfeit_games < opts.forfeit_games);
-            if embed && index >= opts.first_games {
-                forfeit_games += 1;
-            }
-            let id = format!("g{index}");
-            for (i, s) in steps.iter().enumerate() {
-                let Some(f) = &s.failure else { continue };
-                if data.forfeits.listed.len() < opts.listed_forfeits {
-                    data.forfeits.listed.push(ForfeitEntry {
-                        game: key.label.clone(),
-                        replay: embed.then(|| id.clone()),
-                        step: i,
-                        bot: s.bot.clone(),
-                        kind: f.kind.clone(),
-                        detail: f.detail.clone(),
-                    });
-                } else {
-                    data.forfeits.unlisted += 1;
-                }
-            }
-            if embed {
-                data.replays.push(Replay {
-                    id,
-                    label: key.label,
-                    match_index: key.match_index,
-                    intro: Vec::new(),
-                    outro: Vec::new(),
-                    steps,
-                });
-            }
-        };
         for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
             let line = line.map_err(|source| ReportError::Read {
                 path: path.clone(),
@@ -252,20 +216,66 @@ impl ReportData {
             })?;
             self.decisions_total += 1;
             fuel.entry(step.bot.clone()).or_default().push(step.fuel);
+            // A game's records are consecutive: a new key ends the previous game.
             match &mut current {
                 Some((k, steps)) if *k == key => steps.push(step),
                 _ => {
-                    if let Some((k, steps)) = current.take() {
-                        finish(self, k, steps);
+                    if let Some((k, steps)) = current.replace((key, vec![step])) {
+                        self.finish_game(adapter, k, steps, opts, &mut forfeit_games);
                     }
-                    current = Some((key, vec![step]));
                 }
             }
         }
         if let Some((k, steps)) = current.take() {
-            finish(self, k, steps);
+            self.finish_game(adapter, k, steps, opts, &mut forfeit_games);
         }
         Ok(fuel)
+    }
+
+    /// A game is read whole: list its failures, and keep its replay if the options select
+    /// it (one of the first games, or one with a failure while there is room).
+    fn finish_game(
+        &mut self,
+        adapter: &mut dyn replay::Adapter,
+        key: GameKey,
+        mut steps: Vec<Step>,
+        opts: &ReportOptions,
+        forfeit_games: &mut usize,
+    ) {
+        adapter.finish_game(&key, &mut steps);
+        let index = self.games_total;
+        self.games_total += 1;
+        let failed = steps.iter().any(|s| s.failure.is_some());
+        let embed = index < opts.first_games || (failed && *forfeit_games < opts.forfeit_games);
+        if embed && index >= opts.first_games {
+            *forfeit_games += 1;
+        }
+        let id = format!("g{index}");
+        for (i, s) in steps.iter().enumerate() {
+            let Some(f) = &s.failure else { continue };
+            if self.forfeits.listed.len() < opts.listed_forfeits {
+                self.forfeits.listed.push(ForfeitEntry {
+                    game: key.label.clone(),
+                    replay: embed.then(|| id.clone()),
+                    step: i,
+                    bot: s.bot.clone(),
+                    kind: f.kind.clone(),
+                    detail: f.detail.clone(),
+                });
+            } else {
+                self.forfeits.unlisted += 1;
+            }
+        }
+        if embed {
+            self.replays.push(Replay {
+                id,
+                label: key.label,
+                match_index: key.match_index,
+                intro: Vec::new(),
+                outro: Vec::new(),
+                steps,
+            });
+        }
     }
 }
 
