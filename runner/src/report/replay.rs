@@ -269,6 +269,15 @@ impl Adapter for Euchre {
             },
         });
         let seat = euchre::driver::SEATS.get(inv.seat).copied().unwrap_or("?");
+        let mut after = inv.events;
+        if after.is_empty() {
+            // A trick report tells the bot the trick; its output is ignored, so nothing moves.
+            after.push(if inv.phase == "trick" {
+                "(a trick report: its answer is ignored; nothing changes)".to_string()
+            } else {
+                "(no event)".to_string()
+            });
+        }
         let step = Step {
             seat: format!("{seat}, {}", inv.phase),
             view: vec![Block {
@@ -280,7 +289,7 @@ impl Adapter for Euchre {
             outcome: outcome_text(&inv.outcome),
             failure,
             fuel: inv.fuel_used,
-            after: inv.events,
+            after,
             bot: inv.bot,
         };
         let key = GameKey {
