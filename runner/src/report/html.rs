@@ -22,3 +22,33 @@ pub fn render(data: &ReportData) -> Result<String, ReportError> {
     let json = json.replace('<', "\\u003c");
     Ok(TEMPLATE.replacen("{{DATA}}", &json, 1))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::model::{Forfeits, Heatmap};
+
+    #[test]
+    fn nothing_a_bot_prints_can_end_the_data_tag() {
+        let data = ReportData {
+            game: "coup".into(),
+            archive: "</script><script>alert(1)</script><!--".into(),
+            manifest: serde_json::json!({"game": "coup"}),
+            leaderboard: Vec::new(),
+            heatmap: Heatmap::default(),
+            fuel: Vec::new(),
+            forfeits: Forfeits::default(),
+            replays: Vec::new(),
+            games_total: 0,
+            decisions_total: 0,
+            void_matches: Vec::new(),
+        };
+        let html = render(&data).unwrap();
+        let open = r#"<script type="application/json" id="data">"#;
+        let start = html.find(open).unwrap() + open.len();
+        let end = start + html[start..].find("</script>").unwrap();
+        let json: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
+        assert_eq!(json["archive"], "</script><script>alert(1)</script><!--");
+        assert!(!html.contains("{{DATA}}"));
+    }
+}
