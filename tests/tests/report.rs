@@ -110,7 +110,11 @@ fn bank_heist_archive(sb: &Sandbox) -> ArchiveDir {
 fn euchre_archive(sb: &Sandbox) -> ArchiveDir {
     let bots = load(
         sb,
-        &[("random_8020", None), ("marius", None), ("card_counter", None)],
+        &[
+            ("random_8020", None),
+            ("marius", None),
+            ("card_counter", None),
+        ],
     );
     let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
     let opts = EuchreOptions {
@@ -121,8 +125,7 @@ fn euchre_archive(sb: &Sandbox) -> ArchiveDir {
     };
     let run = euchre::run(&players, &opts, 2, &|_, _| {});
     let (dir, archive) = archive_dir();
-    euchre::write_archive(&run, &manifest("euchre", &bots, opts, sb), &archive)
-        .expect("archive");
+    euchre::write_archive(&run, &manifest("euchre", &bots, opts, sb), &archive).expect("archive");
     dir
 }
 
@@ -149,10 +152,15 @@ fn every_games_archive_renders_a_self_contained_page() {
         let html = report::build(&dir.path, &ReportOptions::default()).expect(game);
         // Nothing to fetch: no URL but the SVG namespace (an identifier), no src, no link.
         let bare = html.replace(report::html::SVG_NAMESPACE, "");
-        for bad in ["http://", "https://", "src=", "<link", "@import", "url(", "fetch("] {
+        for bad in [
+            "http://", "https://", "src=", "<link", "@import", "url(", "fetch(",
+        ] {
             assert!(!bare.contains(bad), "{game}: the page holds `{bad}`");
         }
-        assert!(html.contains("<style>") && html.contains("<script>"), "{game}");
+        assert!(
+            html.contains("<style>") && html.contains("<script>"),
+            "{game}"
+        );
         let d = embedded(&html);
         assert_eq!(d["game"], game);
         let bots = d["manifest"]["bots"].as_array().expect("bots").len();
@@ -173,7 +181,9 @@ fn every_games_archive_renders_a_self_contained_page() {
                 let n = n.as_u64().expect("count");
                 assert_eq!(n == 0, r == c, "{game}: heatmap cell {r},{c}");
                 let w = d["heatmap"]["wins"][r][c].as_f64().expect("wins");
-                assert!(w <= n as f64 && w + d["heatmap"]["wins"][c][r].as_f64().unwrap() == n as f64);
+                assert!(
+                    w <= n as f64 && w + d["heatmap"]["wins"][c][r].as_f64().unwrap() == n as f64
+                );
             }
         }
         // Fuel: every bot decided, and the figures are ordered.
@@ -181,7 +191,10 @@ fn every_games_archive_renders_a_self_contained_page() {
         for f in d["fuel"].as_array().expect("fuel") {
             let (median, p90, max) = (f["median"].as_u64(), f["p90"].as_u64(), f["max"].as_u64());
             assert!(f["decisions"].as_u64() > Some(0), "{game}: {f}");
-            assert!(median <= p90 && p90 <= max && median > Some(0), "{game}: {f}");
+            assert!(
+                median <= p90 && p90 <= max && median > Some(0),
+                "{game}: {f}"
+            );
             decisions += f["decisions"].as_u64().unwrap();
         }
         assert_eq!(d["decisions_total"].as_u64(), Some(decisions));
@@ -193,7 +206,10 @@ fn every_games_archive_renders_a_self_contained_page() {
             assert!(!steps.is_empty(), "{game}: empty replay {}", r["label"]);
             for s in steps {
                 assert!(s["bot"].as_str().is_some_and(|b| !b.is_empty()));
-                assert!(!s["view"][0]["text"].as_str().unwrap_or("").is_empty(), "{game}: {s}");
+                assert!(
+                    !s["view"][0]["text"].as_str().unwrap_or("").is_empty(),
+                    "{game}: {s}"
+                );
                 assert!(s["fuel"].as_u64() > Some(0), "{game}: {s}");
             }
             // Every move leaves a state after it (Coup's history file at least; Euchre's
@@ -203,7 +219,11 @@ fn every_games_archive_renders_a_self_contained_page() {
                 .filter(|s| s["after"].as_array().is_some_and(|a| !a.is_empty()))
                 .count();
             assert_eq!(with_after, steps.len(), "{game}: {}", r["label"]);
-            assert!(!r["intro"].as_array().expect("intro").is_empty(), "{game}: {}", r["label"]);
+            assert!(
+                !r["intro"].as_array().expect("intro").is_empty(),
+                "{game}: {}",
+                r["label"]
+            );
         }
         for bot in d["manifest"]["bots"].as_array().unwrap() {
             assert!(html.contains(bot["name"].as_str().unwrap()));
@@ -251,9 +271,16 @@ fn only_the_first_games_and_those_with_forfeits_are_embedded() {
     let replays = d["replays"].as_array().unwrap();
     assert_eq!(d["games_total"].as_u64(), Some(24));
     assert_eq!(replays.len(), 5);
-    assert_eq!((replays[0]["id"].as_str(), replays[1]["id"].as_str()), (Some("g0"), Some("g1")));
+    assert_eq!(
+        (replays[0]["id"].as_str(), replays[1]["id"].as_str()),
+        (Some("g0"), Some("g1"))
+    );
     for r in &replays[2..] {
-        assert!(r["steps"].as_array().unwrap().iter().any(|s| !s["failure"].is_null()));
+        assert!(r["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| !s["failure"].is_null()));
     }
     // Forfeits in games left out are still listed, marked as not embedded.
     let listed = d["forfeits"]["listed"].as_array().unwrap();
@@ -276,7 +303,10 @@ fn a_folder_that_is_not_an_archive_is_refused_by_name() {
     std::fs::write(tmp.path().join("manifest.json"), r#"{"game": "coup"}"#).unwrap();
     std::fs::write(tmp.path().join("invocations.jsonl"), "{\"game\": 0}\n").unwrap();
     let err = report::build(tmp.path(), &ReportOptions::default()).expect_err("bad line");
-    assert!(err.to_string().contains("invocations.jsonl line 1"), "{err}");
+    assert!(
+        err.to_string().contains("invocations.jsonl line 1"),
+        "{err}"
+    );
 }
 
 /// Run Chromium headless with the flags it needs as root in a container, a fresh profile, and
@@ -356,11 +386,18 @@ fn report_in_chromium() {
     )
     .expect("write the control page");
     let (_, log) = chromium(&["--dump-dom".into(), file_url(&bad, "")]);
-    assert_eq!(console_messages(&log).len(), 2, "control page's log:\n{log}");
+    assert_eq!(
+        console_messages(&log).len(),
+        2,
+        "control page's log:\n{log}"
+    );
     for (game, dir) in archives() {
         let page = dir.path.join("report.html");
         let html = report::build(&dir.path, &ReportOptions::default()).expect(game);
-        let first_moves = embedded(&html)["replays"][0]["steps"].as_array().expect("steps").len();
+        let first_moves = embedded(&html)["replays"][0]["steps"]
+            .as_array()
+            .expect("steps")
+            .len();
         std::fs::write(&page, html).expect("write the page");
         // The page's self-test steps the replay viewer and writes the outcome, with any error
         // the page saw (window errors, console.error), into #selftest.
@@ -386,10 +423,13 @@ fn report_in_chromium() {
             "--hide-scrollbars".into(),
             format!("file://{}", page.display()),
         ]);
-        let png = std::fs::read(&shot).unwrap_or_else(|e| {
-            panic!("{game}: no screenshot at {}: {e}\n{log}", shot.display())
-        });
-        assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "{game}: {}", png.len());
+        let png = std::fs::read(&shot)
+            .unwrap_or_else(|e| panic!("{game}: no screenshot at {}: {e}\n{log}", shot.display()));
+        assert!(
+            png.starts_with(b"\x89PNG") && png.len() > 10_000,
+            "{game}: {}",
+            png.len()
+        );
         println!("{game}: screenshot in {}", shot.display());
     }
 }

@@ -29,9 +29,7 @@ pub(crate) fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         forfeit_games: args.forfeit_games,
         ..ReportOptions::default()
     };
-    let out = args
-        .out
-        .unwrap_or_else(|| args.archive.join("report.html"));
+    let out = args.out.unwrap_or_else(|| args.archive.join("report.html"));
     let (bytes, elapsed) = write(&args.archive, &out, &opts)?;
     println!(
         "Report ({:.1} MB, {:.2} s): {}",

@@ -209,11 +209,13 @@ impl ReportData {
             if line.trim().is_empty() {
                 continue;
             }
-            let (key, step) = adapter.parse(&line).map_err(|what| ReportError::Malformed {
-                path: path.clone(),
-                line: Some(n + 1),
-                what,
-            })?;
+            let (key, step) = adapter
+                .parse(&line)
+                .map_err(|what| ReportError::Malformed {
+                    path: path.clone(),
+                    line: Some(n + 1),
+                    what,
+                })?;
             self.decisions_total += 1;
             fuel.entry(step.bot.clone()).or_default().push(step.fuel);
             // A game's records are consecutive: a new key ends the previous game.

@@ -95,10 +95,7 @@ pub(crate) trait Adapter {
 }
 
 /// The adapter for `game` (the manifest's name); `results` is `results.json`.
-pub(crate) fn adapter(
-    game: &str,
-    results: &serde_json::Value,
-) -> Option<Box<dyn Adapter>> {
+pub(crate) fn adapter(game: &str, results: &serde_json::Value) -> Option<Box<dyn Adapter>> {
     match game {
         "coup" => Some(Box::new(Coup::new(results))),
         "euchre" => Some(Box::new(Euchre)),
@@ -176,7 +173,12 @@ impl Adapter for Coup {
             view: vec![
                 Block {
                     label: "argv".into(),
-                    text: inv.argv.iter().map(|a| quoted(a)).collect::<Vec<_>>().join(" "),
+                    text: inv
+                        .argv
+                        .iter()
+                        .map(|a| quoted(a))
+                        .collect::<Vec<_>>()
+                        .join(" "),
                 },
                 Block {
                     label: "history file before".into(),
@@ -215,7 +217,9 @@ impl Adapter for Coup {
             .join(format!("{}.log", replay.label.trim_end_matches(".txt")));
         let Ok(log) = std::fs::read_to_string(&path) else {
             // The replay stands without the human log; say so in the page.
-            replay.intro.push(format!("(no human log at logs/{})", file_name(&path)));
+            replay
+                .intro
+                .push(format!("(no human log at logs/{})", file_name(&path)));
             return Ok(());
         };
         // The driver logs each invocation as `bot "arg" "arg"...` before what followed it.
@@ -223,7 +227,11 @@ impl Adapter for Coup {
         let mut next = 0;
         for line in log.lines() {
             let header = replay.steps.get(next).map(|s| {
-                format!("{} {}", s.bot, s.view.first().map(|b| b.text.as_str()).unwrap_or(""))
+                format!(
+                    "{} {}",
+                    s.bot,
+                    s.view.first().map(|b| b.text.as_str()).unwrap_or("")
+                )
             });
             if header.as_deref() == Some(line) {
                 current = Some(next);
@@ -306,11 +314,7 @@ impl Adapter for Euchre {
             .join(format!("game-{}.log", replay.match_index));
         if let Ok(log) = std::fs::read_to_string(&path) {
             // The title and the first deal come before the first decision.
-            let first = replay
-                .steps
-                .first()
-                .and_then(|s| s.after.first())
-                .cloned();
+            let first = replay.steps.first().and_then(|s| s.after.first()).cloned();
             for line in log.lines() {
                 if first.as_deref() == Some(line) {
                     break;
@@ -369,19 +373,18 @@ impl Adapter for BankHeist {
 
     fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError> {
         let t = replay.match_index as u32;
-        if !self.logs.contains_key(&t) {
+        let logs = self.logs.entry(t).or_insert_with(|| {
             let path = archive.join("logs").join(format!("tournament-{t}.log"));
-            let games = std::fs::read_to_string(&path)
+            std::fs::read_to_string(&path)
                 .map(|log| split_heist_log(&log))
-                .unwrap_or_default();
-            self.logs.insert(t, games);
-        }
+                .unwrap_or_default()
+        });
         let game = replay
             .label
             .rsplit(' ')
             .next()
             .and_then(|g| g.parse::<u64>().ok());
-        let Some(lines) = game.and_then(|g| self.logs.get(&t)?.get(&g)) else {
+        let Some(lines) = game.and_then(|g| logs.get(&g)) else {
             replay.intro.push("(no human log for this game)".into());
             return Ok(());
         };
