@@ -309,56 +309,230 @@ fn a_folder_that_is_not_an_archive_is_refused_by_name() {
     );
 }
 
-/// Run Chromium headless with the flags it needs as root in a container, a fresh profile, and
-/// a time limit; returns (stdout, stderr).
-fn chromium(args: &[String]) -> (String, String) {
+/// The flags Chromium needs headless, as root in a container, offline and quiet.
+const CHROMIUM_FLAGS: [&str; 8] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
+const CHROMIUM_MISSING: &str =
+    "chromium is installed (scripts/setup installs it, or records why not in target/koth-skip-browser)";
+
+/// How long any one exchange with Chromium may take.
+const CHROMIUM_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(90);
+
+/// Run Chromium once on the command line (a screenshot) with a fresh profile and a time limit.
+fn chromium(args: &[String]) -> String {
     let profile = tempfile::Builder::new()
         .prefix("koth-chromium-")
         .tempdir()
         .expect("profile folder");
-    let out = tempfile::NamedTempFile::new().expect("stdout file");
     let err = tempfile::NamedTempFile::new().expect("stderr file");
     let mut child = std::process::Command::new("chromium")
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
+        .args(CHROMIUM_FLAGS)
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .args(args)
-        .stdout(out.reopen().expect("stdout"))
+        .stdout(std::process::Stdio::null())
         .stderr(err.reopen().expect("stderr"))
         .spawn()
-        .expect("chromium is installed (scripts/setup installs it, or records why not in target/koth-skip-browser)");
+        .expect(CHROMIUM_MISSING);
     let started = std::time::Instant::now();
-    loop {
-        if child.try_wait().expect("wait for chromium").is_some() {
-            break;
-        }
-        if started.elapsed() > std::time::Duration::from_secs(120) {
+    while child.try_wait().expect("wait for chromium").is_none() {
+        if started.elapsed() > CHROMIUM_TIMEOUT {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("chromium did not finish in 120 s: {args:?}");
+            panic!("chromium did not finish in time: {args:?}");
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let read = |f: &tempfile::NamedTempFile| std::fs::read_to_string(f.path()).unwrap_or_default();
-    (read(&out), read(&err))
+    std::fs::read_to_string(err.path()).unwrap_or_default()
 }
 
-/// The page's console messages and uncaught errors in Chromium's `--enable-logging=stderr`
-/// log (`[...:INFO:CONSOLE:12] "message", source: file:///...`).
-fn console_messages(log: &str) -> Vec<&str> {
-    log.lines()
-        .filter(|l| l.contains(":CONSOLE") || l.contains("Uncaught"))
-        .collect()
+/// A headless Chromium driven through the DevTools protocol over `--remote-debugging-pipe`
+/// (JSON messages ended by a NUL byte: commands on the browser's fd 3, answers and events on
+/// its fd 4, which `sh` connects to our pipes), with one page open.
+struct Devtools {
+    child: std::process::Child,
+    commands: std::process::ChildStdin,
+    messages: std::sync::mpsc::Receiver<serde_json::Value>,
+    next_id: u64,
+    session: Option<String>,
+    /// Every event received so far.
+    events: Vec<serde_json::Value>,
+    _profile: tempfile::TempDir,
+}
+
+impl Devtools {
+    /// Start Chromium and open `url` in a page, with the console and log reported; returns
+    /// once the page has loaded.
+    fn open(url: &str) -> Devtools {
+        use std::io::BufRead;
+        use std::process::{Command, Stdio};
+        let profile = tempfile::Builder::new()
+            .prefix("koth-chromium-")
+            .tempdir()
+            .expect("profile folder");
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(r#"exec chromium "$@" --remote-debugging-pipe 3<&0 4>&1 0</dev/null 1>/dev/null"#)
+            .arg("sh")
+            .args(CHROMIUM_FLAGS)
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect(CHROMIUM_MISSING);
+        let commands = child.stdin.take().expect("the command pipe");
+        let mut answers = std::io::BufReader::new(child.stdout.take().expect("the answer pipe"));
+        let (tx, messages) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            while answers.read_until(0, &mut buf).is_ok_and(|n| n > 0) {
+                if buf.last() == Some(&0) {
+                    buf.pop();
+                }
+                if let Ok(v) = serde_json::from_slice(&buf) {
+                    if tx.send(v).is_err() {
+                        return;
+                    }
+                }
+                buf.clear();
+            }
+        });
+        let mut dev = Devtools {
+            child,
+            commands,
+            messages,
+            next_id: 0,
+            session: None,
+            events: Vec::new(),
+            _profile: profile,
+        };
+        let target = dev.call(
+            "Target.createTarget",
+            serde_json::json!({"url": "about:blank"}),
+        );
+        let attached = dev.call(
+            "Target.attachToTarget",
+            serde_json::json!({"targetId": target["targetId"], "flatten": true}),
+        );
+        dev.session = Some(
+            attached["sessionId"]
+                .as_str()
+                .expect("a session")
+                .to_string(),
+        );
+        for domain in ["Runtime.enable", "Log.enable", "Page.enable"] {
+            dev.call(domain, serde_json::json!({}));
+        }
+        dev.call("Page.navigate", serde_json::json!({ "url": url }));
+        let deadline = std::time::Instant::now() + CHROMIUM_TIMEOUT;
+        while !dev
+            .events
+            .iter()
+            .any(|e| e["method"] == "Page.loadEventFired")
+        {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let m = dev
+                .messages
+                .recv_timeout(left)
+                .unwrap_or_else(|e| panic!("{url} did not load: {e}"));
+            dev.events.push(m);
+        }
+        dev
+    }
+
+    /// Send a command to the page (or the browser before a page is attached) and return its
+    /// result; events that arrive meanwhile are kept.
+    fn call(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        use std::io::Write;
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut msg = serde_json::json!({"id": id, "method": method, "params": params});
+        if let Some(s) = &self.session {
+            msg["sessionId"] = s.clone().into();
+        }
+        let mut bytes = serde_json::to_vec(&msg).expect("encode");
+        bytes.push(0);
+        self.commands.write_all(&bytes).expect("send to chromium");
+        self.commands.flush().expect("send to chromium");
+        let deadline = std::time::Instant::now() + CHROMIUM_TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let m = self
+                .messages
+                .recv_timeout(left)
+                .unwrap_or_else(|e| panic!("no answer from chromium to {method}: {e}"));
+            if m["id"] == id {
+                assert!(m.get("error").is_none(), "{method}: {m}");
+                return m["result"].clone();
+            }
+            self.events.push(m);
+        }
+    }
+
+    /// Evaluate a JavaScript expression in the page; its value.
+    fn eval(&mut self, expression: &str) -> serde_json::Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            serde_json::json!({"expression": expression, "returnByValue": true}),
+        );
+        assert!(r.get("exceptionDetails").is_none(), "{expression}: {r}");
+        r["result"]["value"].clone()
+    }
+
+    /// Press a key, as a reader would.
+    fn key(&mut self, key: &str, code: u32) {
+        for kind in ["keyDown", "keyUp"] {
+            self.call(
+                "Input.dispatchKeyEvent",
+                serde_json::json!({"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code}),
+            );
+        }
+    }
+
+    /// Every console message (any level), uncaught exception and error or warning the
+    /// browser logged for the page, so far.
+    fn console(&self) -> Vec<String> {
+        self.events
+            .iter()
+            .filter(|e| match e["method"].as_str() {
+                Some("Runtime.consoleAPICalled" | "Runtime.exceptionThrown") => true,
+                Some("Log.entryAdded") => {
+                    matches!(
+                        e["params"]["entry"]["level"].as_str(),
+                        Some("error" | "warning")
+                    )
+                }
+                _ => false,
+            })
+            .map(|e| e.to_string())
+            .collect()
+    }
+}
+
+impl Drop for Devtools {
+    fn drop(&mut self) {
+        // Close the browser politely, then make sure it is gone: no process outlives a test.
+        self.session = None;
+        use std::io::Write;
+        let _ = self
+            .commands
+            .write_all(b"{\"id\":999999,\"method\":\"Browser.close\",\"params\":{}}\0");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while matches!(self.child.try_wait(), Ok(None)) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 fn file_url(path: &Path, fragment: &str) -> String {
@@ -373,8 +547,8 @@ fn file_url(path: &Path, fragment: &str) -> String {
 fn report_in_chromium() {
     let artifacts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/artifacts");
     std::fs::create_dir_all(&artifacts).expect("target/artifacts");
-    // The control: Chromium's log does show a page's console messages and uncaught errors,
-    // so their absence below means something (a changed log format would fail here).
+    // The control: the protocol does report a page's console messages and uncaught errors,
+    // so their absence below means something.
     let control = tempfile::Builder::new()
         .prefix("koth-chromium-control-")
         .tempdir()
@@ -385,39 +559,60 @@ fn report_in_chromium() {
         "<script>console.error('control-error'); null.x;</script>",
     )
     .expect("write the control page");
-    let (_, log) = chromium(&["--dump-dom".into(), file_url(&bad, "")]);
-    assert_eq!(
-        console_messages(&log).len(),
-        2,
-        "control page's log:\n{log}"
+    let console = Devtools::open(&file_url(&bad, "")).console();
+    assert!(
+        console.iter().any(|m| m.contains("control-error"))
+            && console.iter().any(|m| m.contains("exceptionThrown")),
+        "the control page's errors were not reported: {console:#?}"
     );
     for (game, dir) in archives() {
         let page = dir.path.join("report.html");
         let html = report::build(&dir.path, &ReportOptions::default()).expect(game);
-        let first_moves = embedded(&html)["replays"][0]["steps"]
+        let moves = embedded(&html)["replays"][0]["steps"]
             .as_array()
             .expect("steps")
             .len();
+        assert!(moves >= 3, "{game}: the first game has {moves} moves");
         std::fs::write(&page, html).expect("write the page");
-        // The page's self-test steps the replay viewer and writes the outcome, with any error
-        // the page saw (window errors, console.error), into #selftest.
-        let (dom, log) = chromium(&["--dump-dom".into(), file_url(&page, "selftest")]);
-        let start = dom
-            .find(r#"<pre id="selftest""#)
-            .unwrap_or_else(|| panic!("{game}: no #selftest in the DOM:\n{dom}\n{log}"));
-        let verdict = &dom[start..dom[start..].find("</pre>").map_or(dom.len(), |e| start + e)];
-        let steps = first_moves.saturating_sub(1).min(5);
+        // Opened as #selftest, the page steps its replay viewer and writes the outcome, with
+        // any error it saw, into #selftest.
+        let mut dev = Devtools::open(&file_url(&page, "selftest"));
+        let verdict = dev.eval("document.getElementById('selftest').textContent");
+        let steps = (moves - 1).min(5);
         assert!(
-            verdict.contains(&format!(">ok steps={steps} ")),
-            "{game}: the self-test says {verdict}\nchromium's log:\n{log}"
+            verdict
+                .as_str()
+                .is_some_and(|v| v.starts_with(&format!("ok steps={steps} "))),
+            "{game}: the self-test says {verdict}"
         );
-        // And Chromium's own log of the page's console: not one message, error or otherwise.
-        let console = console_messages(&log);
-        assert!(console.is_empty(), "{game}: console messages: {console:#?}");
+        // Step as a reader does: the last move, then back with the button and the arrow key.
+        let index = "document.getElementById('step-index').textContent";
+        dev.eval("document.getElementById('last').click()");
+        assert_eq!(
+            dev.eval(index),
+            format!("move {moves} of {moves}"),
+            "{game}"
+        );
+        dev.eval("document.getElementById('prev').click()");
+        dev.key("ArrowLeft", 37);
+        assert_eq!(
+            dev.eval(index),
+            format!("move {} of {moves}", moves - 2),
+            "{game}"
+        );
+        let shown = dev.eval("document.getElementById('step').textContent");
+        assert!(
+            shown.as_str().is_some_and(|t| t.contains("State after")),
+            "{game}: {shown}"
+        );
+        // Not one console message, uncaught error or logged error, from loading to here.
+        let console = dev.console();
+        assert!(console.is_empty(), "{game}: {console:#?}");
+        drop(dev);
         // The screenshot a reader would see, kept as the test's artifact.
         let shot = artifacts.join(format!("report-{game}.png"));
         let _ = std::fs::remove_file(&shot);
-        let (_, log) = chromium(&[
+        let log = chromium(&[
             format!("--screenshot={}", shot.display()),
             "--window-size=1280,2400".into(),
             "--hide-scrollbars".into(),
