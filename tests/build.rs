@@ -101,6 +101,7 @@ fn run() -> Result<(), String> {
     }
     println!("cargo:rerun-if-env-changed=KOTH_CLANG");
     languages::rerun_if_changed(&workspace);
+    browser_skip(&workspace);
 
     host_programs();
 
@@ -434,5 +435,25 @@ fn check_c_toolchain(clang: &str) -> Result<(), String> {
         None => Err(format!(
             "`{clang} --print-libgcc-file-name` failed.\n{install}"
         )),
+    }
+}
+
+/// The HTML report's browser test (`tests/tests/report.rs`) needs Debian's `chromium`. When
+/// scripts/setup could not install it, it says why in `target/koth-skip-browser`; then
+/// `cfg(koth_skip_chromium)` marks that test ignored, by name, instead of letting it pass
+/// without a browser. An empty record (or none) means the browser must be there.
+fn browser_skip(workspace: &Path) {
+    let record = workspace.join("target").join("koth-skip-browser");
+    // Created empty when missing: cargo reruns a build script whose watched file is missing.
+    if !record.exists() {
+        let _ = std::fs::create_dir_all(workspace.join("target"));
+        let _ = std::fs::write(&record, "");
+    }
+    println!("cargo:rerun-if-changed={}", record.display());
+    println!("cargo:rustc-check-cfg=cfg(koth_skip_chromium)");
+    let why = std::fs::read_to_string(&record).unwrap_or_default();
+    if !why.trim().is_empty() {
+        println!("cargo:rustc-cfg=koth_skip_chromium");
+        println!("cargo:warning=SKIPPED: report_in_chromium: {}", why.trim());
     }
 }

@@ -4,11 +4,13 @@
 //!   (`shared/spec/sandbox.md`). It knows nothing about any game.
 //! - [`games`] holds each game's pure rules and the driver that talks to bots through the
 //!   sandbox's data types. Rules never see wasmtime.
+//! - [`report`] turns an archive into one self-contained HTML page (any game).
 //! - [`tournament`] schedules games on worker threads deterministically and writes results;
 //!   it knows neither games nor wasmtime.
 #![warn(missing_docs)]
 
 pub mod games;
+pub mod report;
 pub mod sandbox;
 pub mod seed;
 pub mod tournament;

@@ -45,6 +45,9 @@ pub(crate) struct TournamentArgs {
     /// `koth merge` then joins the N shard folders into the archive of the whole run.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
+    /// Write the HTML report (`report.html` in the archive folder) at the end of the run.
+    #[arg(long)]
+    pub(crate) report: bool,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -87,6 +90,13 @@ impl TournamentArgs {
             },
             sandbox,
         })
+    }
+
+    /// With `--report`: write the HTML report into the archive folder `out`, and say where.
+    pub(crate) fn write_report(&self, out: &Path) {
+        if self.report {
+            super::report::after_run(out);
+        }
     }
 
     /// The archive folder: `--out`, or `koth-out/<default>`.
@@ -170,6 +180,7 @@ pub(crate) fn play<G: Game>(
                 "{} holds a finished archive of this run: nothing to resume",
                 out.display()
             );
+            args.write_report(out);
             return Ok(ExitCode::SUCCESS);
         }
         // Killed before its first match was journaled (or never started): start it afresh.
@@ -230,6 +241,11 @@ pub(crate) fn play<G: Game>(
             journal_path.display(),
             shard.count
         );
+        if args.report {
+            eprintln!(
+                "koth: a shard has no archive to report on: run `koth report` on the merged one"
+            );
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let records: Vec<G::Record> = records.into_iter().flatten().collect();
@@ -246,7 +262,7 @@ pub(crate) fn play<G: Game>(
     // The archive now holds everything the journal did.
     std::fs::remove_file(&journal_path)
         .with_context(|| format!("removing {}", journal_path.display()))?;
-    Ok(report(
+    let code = report(
         run.leaderboard(),
         run.names(),
         run.summaries(),
@@ -254,7 +270,9 @@ pub(crate) fn play<G: Game>(
         run.invocations(),
         Some(elapsed).filter(|_| !args.resume),
         out,
-    ))
+    );
+    args.write_report(out);
+    Ok(code)
 }
 
 /// Whether a journal got as far as its complete header line.

@@ -10,6 +10,7 @@ mod coup;
 mod euchre;
 mod invoke;
 mod merge;
+mod report;
 mod verify;
 
 use clap::{Args, Parser, Subcommand};
@@ -43,6 +44,9 @@ enum Command {
     Merge(merge::MergeArgs),
     /// Check an archive: its receipt, then re-play matches from the bots and compare.
     Verify(verify::VerifyArgs),
+    /// Write a run's archive as one self-contained HTML page (leaderboard, heatmap, fuel,
+    /// forfeits, a replay viewer, the manifest).
+    Report(report::ReportArgs),
 }
 
 /// Options shared by every command that loads bots.
@@ -110,6 +114,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Bench(a) => bench::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::Report(a) => report::run(a),
     };
     match result {
         Ok(code) => code,

@@ -85,6 +85,11 @@ pub struct InvocationRecord {
     /// The end of its stderr.
     #[serde(skip_serializing_if = "String::is_empty", default)]
     pub stderr_tail: String,
+    /// What happened at the table after this answer (the human log's lines for it: the
+    /// answer itself, a trick taken, a hand scored, the next deal), so a replay can show the
+    /// state after each move without re-running the rules.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub events: Vec<String>,
 }
 
 /// How a game ended.
@@ -186,6 +191,7 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 4]) -> GameRecord {
             fuel_used: report.fuel_used,
             // Kept whenever there is any: it is how a bot author sees what the bot saw.
             stderr_tail: stderr_tail(&report.stderr, STDERR_TAIL),
+            events: Vec::new(),
         };
         n += 1;
         if let Outcome::HostFault(why) = &report.outcome {
@@ -228,9 +234,9 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 4]) -> GameRecord {
         }
         entry.answer = response.answer.token();
         entry.failure = failure;
+        entry.events = response.events.iter().map(|e| e.describe(names)).collect();
+        rec.human_log.extend(entry.events.iter().cloned());
         rec.log.push(entry);
-        rec.human_log
-            .extend(response.events.iter().map(|e| e.describe(names)));
     }
     rec.points = game.points();
     rec.deals = game.deals();

@@ -1,0 +1,54 @@
+//! The page: `template.html`, with the report's data embedded as JSON in a
+//! `<script type="application/json">` tag. Styles and script are inline; nothing is fetched.
+
+use super::model::ReportData;
+use super::ReportError;
+
+/// The page, with `{{DATA}}` where the data goes.
+const TEMPLATE: &str = include_str!("template.html");
+
+/// The SVG namespace the script names: an identifier, never fetched.
+pub const SVG_NAMESPACE: &str = "http://www.w3.org/2000/svg";
+
+/// Render the page.
+pub fn render(data: &ReportData) -> Result<String, ReportError> {
+    let json = serde_json::to_string(data).map_err(|e| ReportError::Malformed {
+        path: data.archive.clone().into(),
+        line: None,
+        what: format!("cannot encode the report's data: {e}"),
+    })?;
+    // `<` only occurs inside JSON strings, where `\u003c` means the same; so no text a bot
+    // printed (`</script>`, `<!--`) can end the tag early.
+    let json = json.replace('<', "\\u003c");
+    Ok(TEMPLATE.replacen("{{DATA}}", &json, 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::model::{Forfeits, Heatmap};
+
+    #[test]
+    fn nothing_a_bot_prints_can_end_the_data_tag() {
+        let data = ReportData {
+            game: "coup".into(),
+            archive: "</script><script>alert(1)</script><!--".into(),
+            manifest: serde_json::json!({"game": "coup"}),
+            leaderboard: Vec::new(),
+            heatmap: Heatmap::default(),
+            fuel: Vec::new(),
+            forfeits: Forfeits::default(),
+            replays: Vec::new(),
+            games_total: 0,
+            decisions_total: 0,
+            void_matches: Vec::new(),
+        };
+        let html = render(&data).unwrap();
+        let open = r#"<script type="application/json" id="data">"#;
+        let start = html.find(open).unwrap() + open.len();
+        let end = start + html[start..].find("</script>").unwrap();
+        let json: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
+        assert_eq!(json["archive"], "</script><script>alert(1)</script><!--");
+        assert!(!html.contains("{{DATA}}"));
+    }
+}

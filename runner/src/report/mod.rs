@@ -1,0 +1,93 @@
+//! `koth report`: one self-contained HTML page from a tournament's archive, for any game.
+//!
+//! - [`model`]: what the page shows, computed from the archive's game-agnostic part
+//!   (`manifest.json`, `results.json`) and the structured log (`invocations.jsonl`): the
+//!   leaderboard, the pairwise win-rate heatmap, fuel per decision, forfeits by kind.
+//! - [`replay`]: the per-game adapters that turn each game's invocation records (and its human
+//!   log) into replay steps: what the bot saw, its answer, its fuel, the state after.
+//! - [`html`]: the page: `template.html` (styles and script inline, no network fetch) with the
+//!   data embedded as JSON.
+//!
+//! The report reads archives; it never changes them and never runs a bot.
+
+pub mod html;
+pub mod model;
+pub mod replay;
+
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The report could not be built.
+#[derive(Debug, Error)]
+pub enum ReportError {
+    /// A file of the archive could not be read.
+    #[error("cannot read {path}")]
+    Read {
+        /// The file at fault.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A file of the archive is not what koth writes.
+    #[error("{path}{}: {what}", .line.map(|l| format!(" line {l}")).unwrap_or_default())]
+    Malformed {
+        /// The file at fault.
+        path: PathBuf,
+        /// The line, for JSON-lines files.
+        line: Option<usize>,
+        /// What is wrong.
+        what: String,
+    },
+    /// The archive is of a game the report does not know.
+    #[error("{path}: unknown game `{game}` (the report knows coup, bank-heist and euchre)")]
+    UnknownGame {
+        /// The manifest.
+        path: PathBuf,
+        /// The game it names.
+        game: String,
+    },
+}
+
+/// How much of the archive's play the page embeds.
+#[derive(Debug, Clone, Copy)]
+pub struct ReportOptions {
+    /// Replays of the first games (a Bank Heist game, a Coup or Euchre game), in order.
+    pub first_games: usize,
+    /// Replays of further games that hold a forfeit or failure, in order, at most this many.
+    pub forfeit_games: usize,
+    /// Forfeits listed one by one (their totals by kind are always complete).
+    pub listed_forfeits: usize,
+}
+
+impl Default for ReportOptions {
+    fn default() -> Self {
+        ReportOptions {
+            first_games: 20,
+            forfeit_games: 40,
+            listed_forfeits: 300,
+        }
+    }
+}
+
+/// Build the HTML report of the archive at `archive`.
+pub fn build(archive: &Path, opts: &ReportOptions) -> Result<String, ReportError> {
+    let data = model::ReportData::from_archive(archive, opts)?;
+    html::render(&data)
+}
+
+/// Read a whole file of the archive.
+pub(crate) fn read(path: &Path) -> Result<String, ReportError> {
+    std::fs::read_to_string(path).map_err(|source| ReportError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Parse a JSON document of the archive.
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ReportError> {
+    serde_json::from_str(&read(path)?).map_err(|e| ReportError::Malformed {
+        path: path.to_path_buf(),
+        line: None,
+        what: e.to_string(),
+    })
+}

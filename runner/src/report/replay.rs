@@ -1,0 +1,454 @@
+//! The replay viewer's data, and the one part of the report that knows each game: how a
+//! game's invocation records (`invocations.jsonl`) and human logs (`logs/`) become steps.
+//!
+//! A step is one decision: the bot, what it saw, its answer, its fuel and the state after.
+//! The state after comes from what the archive recorded, never from re-running the rules:
+//! Coup: the history file after the move (what the bots appended, in order, is the history)
+//! and the human log's lines for the move; Euchre: the events the answer caused, which each
+//! invocation record carries; Bank Heist: the human log's lines for the bot in that round,
+//! and the game's results after its last decision.
+
+use super::ReportError;
+use crate::games::{bank_heist, coup, euchre};
+use crate::sandbox::Outcome;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A labelled block of text a bot saw.
+#[derive(Debug, Clone, Serialize)]
+pub struct Block {
+    /// What it is (`argv`, `stdin`, `history file`...).
+    pub label: String,
+    /// The text, as the bot got it.
+    pub text: String,
+}
+
+/// Why a decision failed (a forfeit in Coup, a default applied in Euchre and Bank Heist).
+#[derive(Debug, Clone, Serialize)]
+pub struct Failure {
+    /// The kind, as the leaderboard counts it.
+    pub kind: String,
+    /// What happened.
+    pub detail: String,
+}
+
+/// One decision.
+#[derive(Debug, Clone, Serialize)]
+pub struct Step {
+    /// The bot.
+    pub bot: String,
+    /// Its seat or round, as the game names it.
+    pub seat: String,
+    /// What it saw.
+    pub view: Vec<Block>,
+    /// Its answer, as applied.
+    pub answer: String,
+    /// What it printed, when that is not the answer itself.
+    pub stdout: String,
+    /// How the invocation ended.
+    pub outcome: String,
+    /// The failure, if the decision failed.
+    pub failure: Option<Failure>,
+    /// Fuel used.
+    pub fuel: u64,
+    /// The state after the move.
+    pub after: Vec<String>,
+}
+
+/// Which game a record belongs to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameKey {
+    /// The match (in `results.json`) the game belongs to.
+    pub match_index: usize,
+    /// The game within the match (0 when a match is one game).
+    pub game: u64,
+    /// A name for the game.
+    pub label: String,
+}
+
+/// One game's replay, as the page embeds it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Replay {
+    /// Anchor id in the page.
+    pub id: String,
+    /// The game's name.
+    pub label: String,
+    /// The match it belongs to.
+    pub match_index: usize,
+    /// Lines shown above the steps (who plays whom, the deal...).
+    pub intro: Vec<String>,
+    /// Lines shown after the last step (the result).
+    pub outro: Vec<String>,
+    /// Every decision, in order.
+    pub steps: Vec<Step>,
+}
+
+/// A game's reading of its archive.
+pub(crate) trait Adapter {
+    /// Parse one line of `invocations.jsonl`.
+    fn parse(&mut self, line: &str) -> Result<(GameKey, Step), String>;
+    /// Called once a game's steps are all read (Coup marks its forfeit here).
+    fn finish_game(&mut self, _key: &GameKey, _steps: &mut [Step]) {}
+    /// Add what the human logs tell (intro, state after, result) to an embedded replay.
+    fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError>;
+}
+
+/// The adapter for `game` (the manifest's name); `results` is `results.json`.
+pub(crate) fn adapter(game: &str, results: &serde_json::Value) -> Option<Box<dyn Adapter>> {
+    match game {
+        "coup" => Some(Box::new(Coup::new(results))),
+        "euchre" => Some(Box::new(Euchre)),
+        "bank-heist" => Some(Box::new(BankHeist::default())),
+        _ => None,
+    }
+}
+
+fn outcome_text(o: &Outcome) -> String {
+    o.to_string()
+}
+
+/// `Debug` quoting, as the logs show arguments: newlines and quotes visible.
+fn quoted(s: &str) -> String {
+    format!("{s:?}")
+}
+
+// ---------------------------------------------------------------------------------------
+// Coup
+
+#[derive(Deserialize)]
+struct CoupLine {
+    game: usize,
+    file: String,
+    #[serde(flatten)]
+    inv: coup::driver::InvocationRecord,
+}
+
+#[derive(Deserialize)]
+struct CoupGame {
+    index: usize,
+    #[serde(default)]
+    forfeit: Option<coup::driver::Forfeit>,
+}
+
+struct Coup {
+    /// Each game's forfeit, from `results.json`'s detail.
+    forfeits: BTreeMap<usize, coup::driver::Forfeit>,
+    /// The history so far in the game being read.
+    history: String,
+    game: Option<usize>,
+}
+
+impl Coup {
+    fn new(results: &serde_json::Value) -> Coup {
+        let games: Vec<CoupGame> = results
+            .pointer("/detail/games")
+            .and_then(|g| serde_json::from_value(g.clone()).ok())
+            .unwrap_or_default();
+        Coup {
+            forfeits: games
+                .into_iter()
+                .filter_map(|g| Some((g.index, g.forfeit?)))
+                .collect(),
+            history: String::new(),
+            game: None,
+        }
+    }
+}
+
+impl Adapter for Coup {
+    fn parse(&mut self, line: &str) -> Result<(GameKey, Step), String> {
+        let l: CoupLine = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        if self.game != Some(l.game) {
+            self.game = Some(l.game);
+            self.history.clear();
+        }
+        let before = self.history.clone();
+        if let Some(a) = &l.inv.appended {
+            self.history.push_str(a);
+        }
+        let inv = l.inv;
+        let step = Step {
+            seat: format!("seat {}", inv.seat),
+            view: vec![
+                Block {
+                    label: "argv".into(),
+                    text: inv
+                        .argv
+                        .iter()
+                        .map(|a| quoted(a))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                },
+                Block {
+                    label: "history file before".into(),
+                    text: before,
+                },
+            ],
+            answer: inv.appended.as_deref().map(quoted).unwrap_or_default(),
+            stdout: inv.stdout.clone(),
+            outcome: outcome_text(&inv.outcome),
+            failure: None,
+            fuel: inv.fuel_used,
+            after: vec![format!("history file: {}", quoted(&self.history))],
+            bot: inv.bot,
+        };
+        let key = GameKey {
+            match_index: l.game,
+            game: 0,
+            label: l.file,
+        };
+        Ok((key, step))
+    }
+
+    fn finish_game(&mut self, key: &GameKey, steps: &mut [Step]) {
+        // A forfeit ends the game: it is the last decision's.
+        if let (Some(f), Some(last)) = (self.forfeits.get(&key.match_index), steps.last_mut()) {
+            last.failure = Some(Failure {
+                kind: f.kind().to_string(),
+                detail: f.to_string(),
+            });
+        }
+    }
+
+    fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError> {
+        let path = archive
+            .join("logs")
+            .join(format!("{}.log", replay.label.trim_end_matches(".txt")));
+        let Ok(log) = std::fs::read_to_string(&path) else {
+            // The replay stands without the human log; say so in the page.
+            replay
+                .intro
+                .push(format!("(no human log at logs/{})", file_name(&path)));
+            return Ok(());
+        };
+        // The driver logs each invocation as `bot "arg" "arg"...` before what followed it.
+        let mut current: Option<usize> = None;
+        let mut next = 0;
+        for line in log.lines() {
+            let header = replay.steps.get(next).map(|s| {
+                format!(
+                    "{} {}",
+                    s.bot,
+                    s.view.first().map(|b| b.text.as_str()).unwrap_or("")
+                )
+            });
+            if header.as_deref() == Some(line) {
+                current = Some(next);
+                next += 1;
+                continue;
+            }
+            match current {
+                None => replay.intro.push(line.to_string()),
+                Some(i) => replay.steps[i].after.push(line.to_string()),
+            }
+        }
+        Ok(())
+    }
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------------------
+// Euchre
+
+#[derive(Deserialize)]
+struct EuchreLine {
+    game: usize,
+    #[serde(flatten)]
+    inv: euchre::driver::InvocationRecord,
+}
+
+struct Euchre;
+
+impl Adapter for Euchre {
+    fn parse(&mut self, line: &str) -> Result<(GameKey, Step), String> {
+        let l: EuchreLine = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        let inv = l.inv;
+        let failure = inv.failure.as_ref().map(|f| Failure {
+            kind: f.kind().to_string(),
+            detail: match f {
+                euchre::driver::Failure::Crash(o) => format!("the invocation ended with {o}"),
+                euchre::driver::Failure::BadAnswer(why) => why.clone(),
+            },
+        });
+        let seat = euchre::driver::SEATS.get(inv.seat).copied().unwrap_or("?");
+        let mut after = inv.events;
+        if after.is_empty() {
+            // A trick report tells the bot the trick; its output is ignored, so nothing moves.
+            after.push(if inv.phase == "trick" {
+                "(a trick report: its answer is ignored; nothing changes)".to_string()
+            } else {
+                "(no event)".to_string()
+            });
+        }
+        let step = Step {
+            seat: format!("{seat}, {}", inv.phase),
+            view: vec![Block {
+                label: "stdin".into(),
+                text: inv.stdin,
+            }],
+            answer: inv.answer,
+            stdout: inv.stdout,
+            outcome: outcome_text(&inv.outcome),
+            failure,
+            fuel: inv.fuel_used,
+            after,
+            bot: inv.bot,
+        };
+        let key = GameKey {
+            match_index: l.game,
+            game: 0,
+            label: format!("game {}", l.game),
+        };
+        Ok((key, step))
+    }
+
+    fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError> {
+        let path = archive
+            .join("logs")
+            .join(format!("game-{}.log", replay.match_index));
+        if let Ok(log) = std::fs::read_to_string(&path) {
+            // The title and the first deal come before the first decision.
+            let first = replay.steps.first().and_then(|s| s.after.first()).cloned();
+            for line in log.lines() {
+                if first.as_deref() == Some(line) {
+                    break;
+                }
+                replay.intro.push(line.to_string());
+            }
+            if let Some(last) = log.lines().last() {
+                replay.outro.push(last.to_string());
+            }
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Bank Heist
+
+#[derive(Default)]
+struct BankHeist {
+    /// Each tournament's human log, split per game, read once when first needed.
+    logs: BTreeMap<u32, BTreeMap<u64, Vec<String>>>,
+}
+
+impl Adapter for BankHeist {
+    fn parse(&mut self, line: &str) -> Result<(GameKey, Step), String> {
+        let inv: bank_heist::driver::InvocationRecord =
+            serde_json::from_str(line).map_err(|e| e.to_string())?;
+        let failure = inv.failure.as_ref().map(|f| Failure {
+            kind: f.kind().to_string(),
+            detail: match f {
+                bank_heist::driver::Failure::Crash(o) => format!("the invocation ended with {o}"),
+                bank_heist::driver::Failure::NotABet(out) => format!("not a bet: {out:?}"),
+            },
+        });
+        let key = GameKey {
+            match_index: inv.tournament as usize,
+            game: u64::from(inv.game),
+            label: format!("tournament {}, game {}", inv.tournament, inv.game),
+        };
+        let step = Step {
+            seat: format!("round {}", inv.round),
+            view: vec![Block {
+                label: "the 31 arguments".into(),
+                text: inv.args,
+            }],
+            answer: inv.decision,
+            stdout: inv.stdout,
+            outcome: outcome_text(&inv.outcome),
+            failure,
+            fuel: inv.fuel_used,
+            after: Vec::new(),
+            bot: inv.bot,
+        };
+        Ok((key, step))
+    }
+
+    fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError> {
+        let t = replay.match_index as u32;
+        let logs = self.logs.entry(t).or_insert_with(|| {
+            let path = archive.join("logs").join(format!("tournament-{t}.log"));
+            std::fs::read_to_string(&path)
+                .map(|log| split_heist_log(&log))
+                .unwrap_or_default()
+        });
+        let game = replay
+            .label
+            .rsplit(' ')
+            .next()
+            .and_then(|g| g.parse::<u64>().ok());
+        let Some(lines) = game.and_then(|g| logs.get(&g)) else {
+            replay.intro.push("(no human log for this game)".into());
+            return Ok(());
+        };
+        // A game's section: its title, `Round 1:` bets, `Round 2` answers, then the results.
+        let mut round = 0u8;
+        let mut rounds: [Vec<&str>; 3] = Default::default();
+        let mut results = Vec::new();
+        for line in lines {
+            if line.starts_with("#####GAME") {
+                replay.intro.push(line.clone());
+            } else if line.starts_with("Round 1") {
+                round = 1;
+            } else if line.starts_with("Round 2") {
+                round = 2;
+            } else if line.starts_with("Results") || round == 3 {
+                round = 3;
+                results.push(line.clone());
+            } else if !line.is_empty() {
+                rounds[usize::from(round.min(2))].push(line);
+            }
+        }
+        for step in &mut replay.steps {
+            let r = if step.seat.ends_with('2') { 2 } else { 1 };
+            let prefix = format!("{} ", step.bot);
+            step.after.extend(
+                rounds[r]
+                    .iter()
+                    .filter(|l| l.starts_with(&prefix))
+                    .map(|l| l.to_string()),
+            );
+        }
+        replay.outro = results.into_iter().filter(|l| !l.is_empty()).collect();
+        Ok(())
+    }
+}
+
+/// Split a Bank Heist tournament log into its games' sections, by `#####GAME N:` headers.
+fn split_heist_log(log: &str) -> BTreeMap<u64, Vec<String>> {
+    let mut out: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    let mut current = None;
+    for line in log.lines() {
+        if let Some(rest) = line.strip_prefix("#####GAME ") {
+            current = rest
+                .split(':')
+                .next()
+                .and_then(|n| n.trim().parse::<u64>().ok());
+        }
+        if let Some(g) = current {
+            out.entry(g).or_default().push(line.to_string());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_heist_log_splits_by_game() {
+        let log = "#####GAME 0: 3 players######\n\nRound 1:\na bet 0.\n\n#####GAME 1: 4 players######\nRound 1:\nb bet 2.\n";
+        let games = split_heist_log(log);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[&0][3], "a bet 0.");
+        assert_eq!(games[&1][2], "b bet 2.");
+    }
+}

@@ -1,0 +1,630 @@
+//! The HTML report (`koth report`) of real archives: every game's archive, played by the
+//! example bots (and a cheater, for forfeits), renders a self-contained page whose data holds
+//! the leaderboard, heatmap, fuel, forfeits with links and replays with the state after each
+//! move; and in a real headless Chromium the page loads without a console message, its
+//! replay viewer steps, and a screenshot is kept in `target/artifacts/report-<game>.png`.
+
+use koth::games::bank_heist::format::{self as heist, BankHeistOptions};
+use koth::games::coup::tournament::{self as coup, CoupOptions};
+use koth::games::euchre::format::{self as euchre, EuchreOptions};
+use koth::games::Player;
+use koth::report::{self, ReportOptions};
+use koth::sandbox::{Bot, Sandbox, SandboxOptions};
+use koth::tournament::archive::Archive;
+use koth::tournament::{BotEntry, Manifest};
+use std::path::{Path, PathBuf};
+
+fn sandbox() -> Sandbox {
+    Sandbox::new(SandboxOptions::default()).expect("sandbox")
+}
+
+/// `(module, name)`: a built bot, under another name if given.
+fn load(sb: &Sandbox, bots: &[(&str, Option<&str>)]) -> Vec<Bot> {
+    bots.iter()
+        .map(|(file, name)| sb.load_file(&koth_tests::wasm(file), *name).expect(file))
+        .collect()
+}
+
+fn manifest<O>(game: &str, bots: &[Bot], options: O, sb: &Sandbox) -> Manifest<O> {
+    Manifest {
+        game: game.into(),
+        koth_version: "test".into(),
+        bots: bots
+            .iter()
+            .map(|b| BotEntry {
+                name: b.name().into(),
+                file: format!("{}.wasm", b.name()),
+                sha256: b.sha256_hex(),
+            })
+            .collect(),
+        options,
+        engine: sb.settings().clone(),
+    }
+}
+
+/// An archive on disk, in a folder that deletes itself.
+struct ArchiveDir {
+    _tmp: tempfile::TempDir,
+    path: PathBuf,
+}
+
+fn archive_dir() -> (ArchiveDir, Archive) {
+    let tmp = tempfile::Builder::new()
+        .prefix("koth-report-test-")
+        .tempdir()
+        .expect("a temporary folder");
+    let path = tmp.path().join("archive");
+    let archive = Archive::create(&path).expect("create the archive");
+    (ArchiveDir { _tmp: tmp, path }, archive)
+}
+
+/// A Coup round robin of three example bots and a cheater that makes an illegal move.
+fn coup_archive(sb: &Sandbox) -> ArchiveDir {
+    let bots = load(
+        sb,
+        &[
+            ("calculator", None),
+            ("taxman", None),
+            ("random", None),
+            ("coup_cheater", Some("cheat_illegal")),
+        ],
+    );
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let opts = CoupOptions {
+        rounds: 2,
+        seed: 3,
+        ..CoupOptions::default()
+    };
+    let t = coup::run(&players, &opts, 2, &|_, _| {});
+    let (dir, archive) = archive_dir();
+    coup::write_archive(&t, &manifest("coup", &bots, opts, sb), &archive).expect("archive");
+    dir
+}
+
+/// Bank Heist: two tournaments of four example bots.
+fn bank_heist_archive(sb: &Sandbox) -> ArchiveDir {
+    let bots = load(
+        sb,
+        &[
+            ("lurker", None),
+            ("gun_heck", None),
+            ("snitcher_king", None),
+            ("heist_master", None),
+        ],
+    );
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let opts = BankHeistOptions {
+        tournaments: 2,
+        games: Some(30),
+        seed: 5,
+        limits: Default::default(),
+    };
+    let run = heist::run(&players, &opts, 2, &|_, _| {});
+    let (dir, archive) = archive_dir();
+    heist::write_archive(&run, &manifest("bank-heist", &bots, opts, sb), &archive)
+        .expect("archive");
+    dir
+}
+
+/// Euchre: every pair of three example bots, two games each, to 5 points.
+fn euchre_archive(sb: &Sandbox) -> ArchiveDir {
+    let bots = load(
+        sb,
+        &[
+            ("random_8020", None),
+            ("marius", None),
+            ("card_counter", None),
+        ],
+    );
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let opts = EuchreOptions {
+        games: 2,
+        target: 5,
+        seed: 7,
+        ..EuchreOptions::default()
+    };
+    let run = euchre::run(&players, &opts, 2, &|_, _| {});
+    let (dir, archive) = archive_dir();
+    euchre::write_archive(&run, &manifest("euchre", &bots, opts, sb), &archive).expect("archive");
+    dir
+}
+
+fn archives() -> Vec<(&'static str, ArchiveDir)> {
+    let sb = sandbox();
+    vec![
+        ("coup", coup_archive(&sb)),
+        ("bank-heist", bank_heist_archive(&sb)),
+        ("euchre", euchre_archive(&sb)),
+    ]
+}
+
+/// The data the page embeds.
+fn embedded(html: &str) -> serde_json::Value {
+    let open = r#"<script type="application/json" id="data">"#;
+    let start = html.find(open).expect("the data tag") + open.len();
+    let len = html[start..].find("</script>").expect("the data tag's end");
+    serde_json::from_str(&html[start..start + len]).expect("the embedded data is JSON")
+}
+
+#[test]
+fn every_games_archive_renders_a_self_contained_page() {
+    for (game, dir) in archives() {
+        let html = report::build(&dir.path, &ReportOptions::default()).expect(game);
+        // Nothing to fetch: no URL but the SVG namespace (an identifier), no src, no link.
+        let bare = html.replace(report::html::SVG_NAMESPACE, "");
+        for bad in [
+            "http://", "https://", "src=", "<link", "@import", "url(", "fetch(",
+        ] {
+            assert!(!bare.contains(bad), "{game}: the page holds `{bad}`");
+        }
+        assert!(
+            html.contains("<style>") && html.contains("<script>"),
+            "{game}"
+        );
+        let d = embedded(&html);
+        assert_eq!(d["game"], game);
+        let bots = d["manifest"]["bots"].as_array().expect("bots").len();
+        assert_eq!(d["leaderboard"].as_array().expect("rows").len(), bots);
+        for row in d["leaderboard"].as_array().expect("rows") {
+            let r = &row["rating"];
+            assert!(
+                r["low"].as_f64() <= r["rating"].as_f64()
+                    && r["rating"].as_f64() <= r["high"].as_f64(),
+                "{game}: rating and interval of {row}"
+            );
+        }
+        // The heatmap: every pair of distinct bots compared, win rates between 0 and 1.
+        let played = d["heatmap"]["played"].as_array().expect("played");
+        assert_eq!(played.len(), bots);
+        for (r, row) in played.iter().enumerate() {
+            for (c, n) in row.as_array().expect("row").iter().enumerate() {
+                let n = n.as_u64().expect("count");
+                assert_eq!(n == 0, r == c, "{game}: heatmap cell {r},{c}");
+                let w = d["heatmap"]["wins"][r][c].as_f64().expect("wins");
+                assert!(
+                    w <= n as f64 && w + d["heatmap"]["wins"][c][r].as_f64().unwrap() == n as f64
+                );
+            }
+        }
+        // Fuel: every bot decided, and the figures are ordered.
+        let mut decisions = 0;
+        for f in d["fuel"].as_array().expect("fuel") {
+            let (median, p90, max) = (f["median"].as_u64(), f["p90"].as_u64(), f["max"].as_u64());
+            assert!(f["decisions"].as_u64() > Some(0), "{game}: {f}");
+            assert!(
+                median <= p90 && p90 <= max && median > Some(0),
+                "{game}: {f}"
+            );
+            decisions += f["decisions"].as_u64().unwrap();
+        }
+        assert_eq!(d["decisions_total"].as_u64(), Some(decisions));
+        // Replays: each step has a bot, what it saw, its fuel, and the state after.
+        let replays = d["replays"].as_array().expect("replays");
+        assert!(!replays.is_empty(), "{game}: no replay");
+        for r in replays {
+            let steps = r["steps"].as_array().expect("steps");
+            assert!(!steps.is_empty(), "{game}: empty replay {}", r["label"]);
+            for s in steps {
+                assert!(s["bot"].as_str().is_some_and(|b| !b.is_empty()));
+                assert!(
+                    !s["view"][0]["text"].as_str().unwrap_or("").is_empty(),
+                    "{game}: {s}"
+                );
+                assert!(s["fuel"].as_u64() > Some(0), "{game}: {s}");
+            }
+            // Every move leaves a state after it (Coup's history file at least; Euchre's
+            // events; Bank Heist's log line for the bot's bet or answer).
+            let with_after = steps
+                .iter()
+                .filter(|s| s["after"].as_array().is_some_and(|a| !a.is_empty()))
+                .count();
+            assert_eq!(with_after, steps.len(), "{game}: {}", r["label"]);
+            assert!(
+                !r["intro"].as_array().expect("intro").is_empty(),
+                "{game}: {}",
+                r["label"]
+            );
+        }
+        for bot in d["manifest"]["bots"].as_array().unwrap() {
+            assert!(html.contains(bot["name"].as_str().unwrap()));
+        }
+        if game == "coup" {
+            // The cheater's illegal moves: each listed, linked to its replay's step, which
+            // shows the forfeit.
+            let listed = d["forfeits"]["listed"].as_array().expect("listed");
+            assert_eq!(
+                d["forfeits"]["totals"]["illegal move"]["cheat_illegal"].as_u64(),
+                Some(listed.len() as u64)
+            );
+            assert!(!listed.is_empty());
+            for f in listed {
+                assert_eq!(f["bot"], "cheat_illegal");
+                let id = f["replay"].as_str().expect("linked to an embedded replay");
+                let replay = replays.iter().find(|r| r["id"] == id).expect("the replay");
+                let step = &replay["steps"][f["step"].as_u64().unwrap() as usize];
+                assert_eq!(step["failure"]["kind"], "illegal move", "{step}");
+            }
+            // The human log's lines land on the moves they follow.
+            let first = &replays[0]["steps"][0];
+            assert!(
+                first["after"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|l| l.as_str().unwrap().contains("played")),
+                "{first}"
+            );
+        }
+    }
+}
+
+#[test]
+fn only_the_first_games_and_those_with_forfeits_are_embedded() {
+    let sb = sandbox();
+    let dir = coup_archive(&sb);
+    let opts = ReportOptions {
+        first_games: 2,
+        forfeit_games: 3,
+        ..ReportOptions::default()
+    };
+    let d = embedded(&report::build(&dir.path, &opts).expect("report"));
+    let replays = d["replays"].as_array().unwrap();
+    assert_eq!(d["games_total"].as_u64(), Some(24));
+    assert_eq!(replays.len(), 5);
+    assert_eq!(
+        (replays[0]["id"].as_str(), replays[1]["id"].as_str()),
+        (Some("g0"), Some("g1"))
+    );
+    for r in &replays[2..] {
+        assert!(r["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| !s["failure"].is_null()));
+    }
+    // Forfeits in games left out are still listed, marked as not embedded.
+    let listed = d["forfeits"]["listed"].as_array().unwrap();
+    assert!(listed.iter().any(|f| f["replay"].is_null()));
+}
+
+#[test]
+fn a_folder_that_is_not_an_archive_is_refused_by_name() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let err = report::build(tmp.path(), &ReportOptions::default()).expect_err("no archive");
+    assert!(err.to_string().contains("manifest.json"), "{err}");
+    std::fs::write(tmp.path().join("manifest.json"), r#"{"game": "chess"}"#).unwrap();
+    std::fs::write(
+        tmp.path().join("results.json"),
+        r#"{"schema": "koth-results/1", "bots": [], "matches": []}"#,
+    )
+    .unwrap();
+    let err = report::build(tmp.path(), &ReportOptions::default()).expect_err("unknown game");
+    assert!(err.to_string().contains("unknown game `chess`"), "{err}");
+    std::fs::write(tmp.path().join("manifest.json"), r#"{"game": "coup"}"#).unwrap();
+    std::fs::write(tmp.path().join("invocations.jsonl"), "{\"game\": 0}\n").unwrap();
+    let err = report::build(tmp.path(), &ReportOptions::default()).expect_err("bad line");
+    assert!(
+        err.to_string().contains("invocations.jsonl line 1"),
+        "{err}"
+    );
+}
+
+/// The flags Chromium needs headless, as root in a container, offline and quiet.
+const CHROMIUM_FLAGS: [&str; 8] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
+const CHROMIUM_MISSING: &str =
+    "chromium is installed (scripts/setup installs it, or records why not in target/koth-skip-browser)";
+
+/// How long any one exchange with Chromium may take.
+const CHROMIUM_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(90);
+
+/// Run Chromium once on the command line (a screenshot) with a fresh profile and a time limit.
+fn chromium(args: &[String]) -> String {
+    let profile = tempfile::Builder::new()
+        .prefix("koth-chromium-")
+        .tempdir()
+        .expect("profile folder");
+    let err = tempfile::NamedTempFile::new().expect("stderr file");
+    let mut child = std::process::Command::new("chromium")
+        .args(CHROMIUM_FLAGS)
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(err.reopen().expect("stderr"))
+        .spawn()
+        .expect(CHROMIUM_MISSING);
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("wait for chromium").is_none() {
+        if started.elapsed() > CHROMIUM_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium did not finish in time: {args:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::fs::read_to_string(err.path()).unwrap_or_default()
+}
+
+/// A headless Chromium driven through the DevTools protocol over `--remote-debugging-pipe`
+/// (JSON messages ended by a NUL byte: commands on the browser's fd 3, answers and events on
+/// its fd 4, which `sh` connects to our pipes), with one page open.
+struct Devtools {
+    child: std::process::Child,
+    commands: std::process::ChildStdin,
+    messages: std::sync::mpsc::Receiver<serde_json::Value>,
+    next_id: u64,
+    session: Option<String>,
+    /// Every event received so far.
+    events: Vec<serde_json::Value>,
+    _profile: tempfile::TempDir,
+}
+
+impl Devtools {
+    /// Start Chromium and open `url` in a page, with the console and log reported; returns
+    /// once the page has loaded.
+    fn open(url: &str) -> Devtools {
+        use std::io::BufRead;
+        use std::process::{Command, Stdio};
+        let profile = tempfile::Builder::new()
+            .prefix("koth-chromium-")
+            .tempdir()
+            .expect("profile folder");
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(r#"exec chromium "$@" --remote-debugging-pipe 3<&0 4>&1 0</dev/null 1>/dev/null"#)
+            .arg("sh")
+            .args(CHROMIUM_FLAGS)
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect(CHROMIUM_MISSING);
+        let commands = child.stdin.take().expect("the command pipe");
+        let mut answers = std::io::BufReader::new(child.stdout.take().expect("the answer pipe"));
+        let (tx, messages) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            while answers.read_until(0, &mut buf).is_ok_and(|n| n > 0) {
+                if buf.last() == Some(&0) {
+                    buf.pop();
+                }
+                if let Ok(v) = serde_json::from_slice(&buf) {
+                    if tx.send(v).is_err() {
+                        return;
+                    }
+                }
+                buf.clear();
+            }
+        });
+        let mut dev = Devtools {
+            child,
+            commands,
+            messages,
+            next_id: 0,
+            session: None,
+            events: Vec::new(),
+            _profile: profile,
+        };
+        let target = dev.call(
+            "Target.createTarget",
+            serde_json::json!({"url": "about:blank"}),
+        );
+        let attached = dev.call(
+            "Target.attachToTarget",
+            serde_json::json!({"targetId": target["targetId"], "flatten": true}),
+        );
+        dev.session = Some(
+            attached["sessionId"]
+                .as_str()
+                .expect("a session")
+                .to_string(),
+        );
+        for domain in ["Runtime.enable", "Log.enable", "Page.enable"] {
+            dev.call(domain, serde_json::json!({}));
+        }
+        dev.call("Page.navigate", serde_json::json!({ "url": url }));
+        let deadline = std::time::Instant::now() + CHROMIUM_TIMEOUT;
+        while !dev
+            .events
+            .iter()
+            .any(|e| e["method"] == "Page.loadEventFired")
+        {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let m = dev
+                .messages
+                .recv_timeout(left)
+                .unwrap_or_else(|e| panic!("{url} did not load: {e}"));
+            dev.events.push(m);
+        }
+        dev
+    }
+
+    /// Send a command to the page (or the browser before a page is attached) and return its
+    /// result; events that arrive meanwhile are kept.
+    fn call(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        use std::io::Write;
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut msg = serde_json::json!({"id": id, "method": method, "params": params});
+        if let Some(s) = &self.session {
+            msg["sessionId"] = s.clone().into();
+        }
+        let mut bytes = serde_json::to_vec(&msg).expect("encode");
+        bytes.push(0);
+        self.commands.write_all(&bytes).expect("send to chromium");
+        self.commands.flush().expect("send to chromium");
+        let deadline = std::time::Instant::now() + CHROMIUM_TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let m = self
+                .messages
+                .recv_timeout(left)
+                .unwrap_or_else(|e| panic!("no answer from chromium to {method}: {e}"));
+            if m["id"] == id {
+                assert!(m.get("error").is_none(), "{method}: {m}");
+                return m["result"].clone();
+            }
+            self.events.push(m);
+        }
+    }
+
+    /// Evaluate a JavaScript expression in the page; its value.
+    fn eval(&mut self, expression: &str) -> serde_json::Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            serde_json::json!({"expression": expression, "returnByValue": true}),
+        );
+        assert!(r.get("exceptionDetails").is_none(), "{expression}: {r}");
+        r["result"]["value"].clone()
+    }
+
+    /// Press a key, as a reader would.
+    fn key(&mut self, key: &str, code: u32) {
+        for kind in ["keyDown", "keyUp"] {
+            self.call(
+                "Input.dispatchKeyEvent",
+                serde_json::json!({"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code}),
+            );
+        }
+    }
+
+    /// Every console message (any level), uncaught exception and error or warning the
+    /// browser logged for the page, so far.
+    fn console(&self) -> Vec<String> {
+        self.events
+            .iter()
+            .filter(|e| match e["method"].as_str() {
+                Some("Runtime.consoleAPICalled" | "Runtime.exceptionThrown") => true,
+                Some("Log.entryAdded") => {
+                    matches!(
+                        e["params"]["entry"]["level"].as_str(),
+                        Some("error" | "warning")
+                    )
+                }
+                _ => false,
+            })
+            .map(|e| e.to_string())
+            .collect()
+    }
+}
+
+impl Drop for Devtools {
+    fn drop(&mut self) {
+        // Close the browser politely, then make sure it is gone: no process outlives a test.
+        self.session = None;
+        use std::io::Write;
+        let _ = self
+            .commands
+            .write_all(b"{\"id\":999999,\"method\":\"Browser.close\",\"params\":{}}\0");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while matches!(self.child.try_wait(), Ok(None)) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn file_url(path: &Path, fragment: &str) -> String {
+    format!("file://{}#{fragment}", path.display())
+}
+
+#[test]
+#[cfg_attr(
+    koth_skip_chromium,
+    ignore = "SKIPPED: report_in_chromium: Chromium unavailable (see target/koth-skip-browser)"
+)]
+fn report_in_chromium() {
+    let artifacts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/artifacts");
+    std::fs::create_dir_all(&artifacts).expect("target/artifacts");
+    // The control: the protocol does report a page's console messages and uncaught errors,
+    // so their absence below means something.
+    let control = tempfile::Builder::new()
+        .prefix("koth-chromium-control-")
+        .tempdir()
+        .expect("tmp");
+    let bad = control.path().join("bad.html");
+    std::fs::write(
+        &bad,
+        "<script>console.error('control-error'); null.x;</script>",
+    )
+    .expect("write the control page");
+    let console = Devtools::open(&file_url(&bad, "")).console();
+    assert!(
+        console.iter().any(|m| m.contains("control-error"))
+            && console.iter().any(|m| m.contains("exceptionThrown")),
+        "the control page's errors were not reported: {console:#?}"
+    );
+    for (game, dir) in archives() {
+        let page = dir.path.join("report.html");
+        let html = report::build(&dir.path, &ReportOptions::default()).expect(game);
+        let moves = embedded(&html)["replays"][0]["steps"]
+            .as_array()
+            .expect("steps")
+            .len();
+        assert!(moves >= 3, "{game}: the first game has {moves} moves");
+        std::fs::write(&page, html).expect("write the page");
+        // Opened as #selftest, the page steps its replay viewer and writes the outcome, with
+        // any error it saw, into #selftest.
+        let mut dev = Devtools::open(&file_url(&page, "selftest"));
+        let verdict = dev.eval("document.getElementById('selftest').textContent");
+        let steps = (moves - 1).min(5);
+        assert!(
+            verdict
+                .as_str()
+                .is_some_and(|v| v.starts_with(&format!("ok steps={steps} "))),
+            "{game}: the self-test says {verdict}"
+        );
+        // Step as a reader does: the last move, then back with the button and the arrow key.
+        let index = "document.getElementById('step-index').textContent";
+        dev.eval("document.getElementById('last').click()");
+        assert_eq!(
+            dev.eval(index),
+            format!("move {moves} of {moves}"),
+            "{game}"
+        );
+        dev.eval("document.getElementById('prev').click()");
+        dev.key("ArrowLeft", 37);
+        assert_eq!(
+            dev.eval(index),
+            format!("move {} of {moves}", moves - 2),
+            "{game}"
+        );
+        let shown = dev.eval("document.getElementById('step').textContent");
+        assert!(
+            shown.as_str().is_some_and(|t| t.contains("State after")),
+            "{game}: {shown}"
+        );
+        // Not one console message, uncaught error or logged error, from loading to here.
+        let console = dev.console();
+        assert!(console.is_empty(), "{game}: {console:#?}");
+        drop(dev);
+        // The screenshot a reader would see, kept as the test's artifact.
+        let shot = artifacts.join(format!("report-{game}.png"));
+        let _ = std::fs::remove_file(&shot);
+        let log = chromium(&[
+            format!("--screenshot={}", shot.display()),
+            "--window-size=1280,2400".into(),
+            "--hide-scrollbars".into(),
+            format!("file://{}", page.display()),
+        ]);
+        let png = std::fs::read(&shot)
+            .unwrap_or_else(|e| panic!("{game}: no screenshot at {}: {e}\n{log}", shot.display()));
+        assert!(
+            png.starts_with(b"\x89PNG") && png.len() > 10_000,
+            "{game}: {}",
+            png.len()
+        );
+        println!("{game}: screenshot in {}", shot.display());
+    }
+}
