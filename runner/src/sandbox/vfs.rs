@@ -33,22 +33,27 @@
 //! | quota of bytes or nodes exceeded | `Nospc` |
 //! | node deeper than `max_depth` (create, or rename of a node or subtree) | `Nametoolong` |
 //! | a write whose end overflows `u64`, or a length within quota but past `isize::MAX` | `Fbig` |
-//! | creating a non-directory at `name/` (`open` with `create`, `symlink`) | `Notdir` |
-//! | `open` with `create` through a final symlink whose target is missing | `Noent` |
+//! | `symlink` at `name/` | `Exist` if `name` resolves to a directory, else the resolving error |
+//! | `open` with `create` through a final symlink whose target is missing | creates the target |
 //! | `open` with `create` and `exclusive` of an existing symlink (never followed, as POSIX) | `Exist` |
 //! | `open` with `create` and `directory` of a missing path | `Notdir` (only files are created) |
 //! | `open` with `truncate` of a directory | `Isdir` |
-//! | `rmdir` of the root (`/`, `.` from the root, `a/..`) / other paths ending in `.` or `..` | `Busy` / `Inval` |
-//! | `unlink` of the root / other paths ending in `.` or `..` | `Perm` / `Isdir` |
-//! | `rename` of or onto the root / other paths ending in `.` or `..` | `Busy` / `Inval` |
+//! | `rmdir` of a path ending in `.` or `..`, the root included | `Inval` |
+//! | `unlink` of a path ending in `.` or `..`, the root included | `Isdir` |
+//! | `rename` of or onto a path ending in `.` or `..`, the root included | `Busy` |
 //! | `rename` with a trailing `/` when the source is not itself a directory | `Notdir` |
+//! | `rename` onto a directory that holds the source | `Notempty` |
+//! | `mkdir` of `name/` | as `mkdir` of `name` |
 //! | file operations (`read_at`, `write_at`, `set_len`, `file_len`) on a directory / symlink | `Isdir` / `Inval` |
 //! | any method given a removed or unknown node | `Noent`; `Notdir` where a directory was required |
 //!
 //! Final symlinks: `rename`, `unlink`, `rmdir`, `mkdir`, `symlink` and `readlink` act on the
-//! link itself. With a trailing `/` they fail rather than act through the link (`rmdir` and
-//! `rename`: `Notdir`; `unlink`: `Isdir` if the link leads to a directory, else `Notdir`;
-//! `readlink`: `Inval` if it leads to a directory, else `Notdir`). `lookup` and `open` follow a
+//! link itself. With a trailing `/` they fail rather than act through the link: `unlink`,
+//! `rmdir` and `readlink` first with the error of resolving the link, if it fails (`Noent`,
+//! `Loop`, `Notcapable`), then `rmdir` and `rename` with `Notdir`, `unlink` with `Isdir` if the
+//! link leads to a directory, else `Notdir`, `readlink` with `Inval` if it leads to a
+//! directory, else `Notdir`. These answers are Linux's, or wasmtime-wasi's where the two
+//! differ only in the errno (found by tests/wasi-diff). `lookup` and `open` follow a
 //! final symlink when asked to, and always when the path ends in `/`.
 //!
 //! # Metadata
