@@ -129,7 +129,7 @@
     (call $emit (call $rename (global.get $history_slash) (global.get $x)))
     (call $emit (call $rename (global.get $history) (global.get $x_slash)))
     (call $emit (call $rename (global.get $link_slash) (global.get $x)))
-    ;; 14. stat "link/"; 15. mkdir "history.txt/".
+    ;; 14. stat "link/"; 15. mkdir "history.txt/": EEXIST (the name exists, as Linux says).
     (call $emit (call $stat (i32.const 1) (global.get $link_slash)))
     (call $emit (call $mkdir (i32.const 3) (global.get $history_slash)))
     ;; 16. create "new/": EISDIR; 17. a symlink at "l2/": ENOENT (both as Linux says).

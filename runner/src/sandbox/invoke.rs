@@ -88,7 +88,9 @@ impl Bot {
         let outcome = run(self, &mut store, limits);
         let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
         let state = store.into_data();
-        if let (Some(d), Some(fs)) = (dir, state.fs) {
+        if let (Some(d), Some(mut fs)) = (dir, state.fs) {
+            // The invocation's descriptors are gone: removed files they held go too.
+            fs.let_go_all();
             *d = fs;
         }
         Report {

@@ -47,7 +47,9 @@ pub(crate) enum Fd {
     },
 }
 
-/// Descriptors by number; the lowest free number is reused first, as POSIX does.
+/// Descriptors by number. The highest free number is reused first, as wasmtime-wasi does
+/// (found by tests/wasi-diff; WASI, unlike POSIX, promises no order, and programs that meet
+/// wasmtime first should see the same numbers here).
 #[derive(Debug)]
 pub(crate) struct FdTable {
     slots: Vec<Option<(Fd, Meta)>>,
@@ -136,7 +138,7 @@ impl FdTable {
     pub fn insert(&mut self, fd: Fd, meta: Meta) -> Result<u32, Errno> {
         self.check_room()?;
         self.open += 1;
-        if let Some(i) = self.slots.iter().position(|s| s.is_none()) {
+        if let Some(i) = self.slots.iter().rposition(|s| s.is_none()) {
             self.slots[i] = Some((fd, meta));
             return Ok(i as u32);
         }
@@ -154,15 +156,18 @@ impl FdTable {
         Ok(taken.0)
     }
 
-    /// Move `from` onto `to` (which must be open), closing what `to` held.
-    pub fn renumber(&mut self, from: i32, to: i32) -> Result<(), Errno> {
+    /// Move `from` onto `to` (which must be open), closing what `to` held: returned, so the
+    /// caller can let its node go. `None` when `from == to` (nothing is closed).
+    pub fn renumber(&mut self, from: i32, to: i32) -> Result<Option<Fd>, Errno> {
         self.get(to)?;
         let moved = *self.slot(from)?;
         if from == to {
-            return Ok(());
+            return Ok(None);
         }
         self.remove(from)?;
-        *self.slot_mut(to)? = moved;
-        Ok(())
+        let slot = self.slot_mut(to)?;
+        let closed = slot.0;
+        *slot = moved;
+        Ok(Some(closed))
     }
 }

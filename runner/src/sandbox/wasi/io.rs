@@ -129,9 +129,11 @@ fn write_to(
             st.fds.need(fd, RIGHT_FD_WRITE | positioned)?;
             let data = gather(mem, iovs, cap)?;
             let fs = st.fs_now()?;
+            // In append mode every write goes to the end, `fd_pwrite` too (its offset is
+            // ignored, as Linux's `pwrite` does, hence wasmtime-wasi; found by tests/wasi-diff).
             let offset = match at {
+                _ if append => fs.file_len(node)?,
                 Some(off) => off,
-                None if append => fs.file_len(node)?,
                 None => pos,
             };
             let old_len = fs.file_len(node)?;
@@ -340,8 +342,16 @@ pub(crate) fn fd_tell(st: &mut HostState, mem: &mut Mem, fd: i32, out: u32) -> C
 }
 
 pub(crate) fn fd_close(st: &mut HostState, fd: i32) -> CallResult {
-    st.fds.remove(fd)?;
+    let closed = st.fds.remove(fd)?;
+    let_go(st, closed);
     Ok(())
+}
+
+/// A descriptor to a node was closed: a removed node it kept alive may go (`Vfs::let_go`).
+fn let_go(st: &mut HostState, closed: Fd) {
+    if let (Fd::Dir { node, .. } | Fd::File { node, .. }, Some(fs)) = (closed, st.fs.as_mut()) {
+        fs.let_go(node);
+    }
 }
 
 /// `fd_sync`, `fd_datasync`: nothing to flush in memory, but the descriptor must exist and
@@ -591,6 +601,8 @@ pub(crate) fn fd_readdir(
 }
 
 pub(crate) fn fd_renumber(st: &mut HostState, from: i32, to: i32) -> CallResult {
-    st.fds.renumber(from, to)?;
+    if let Some(closed) = st.fds.renumber(from, to)? {
+        let_go(st, closed);
+    }
     Ok(())
 }

@@ -1,0 +1,33 @@
+;; Conformance: the highest free descriptor number is reused first, as wasmtime-wasi does
+;; (found by tests/wasi-diff). Emits the descriptor numbers.
+(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_close" (func $fd_close (param i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_open" (func $path_open (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 256) "history.txt")
+  (func $emit (param $v i64)
+    (i64.store (i32.const 16) (local.get $v))
+    (i32.store (i32.const 0) (i32.const 16))
+    (i32.store (i32.const 4) (i32.const 8))
+    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 8))))
+  ;; Open history.txt for reading: the new descriptor, or -errno.
+  (func $open (result i32)
+    (local $err i32)
+    (local.set $err (call $path_open (i32.const 3) (i32.const 0) (i32.const 256) (i32.const 11) (i32.const 0)
+      (i64.const 2) (i64.const 0) (i32.const 0) (i32.const 32)))
+    (if (result i32) (local.get $err)
+      (then (i32.sub (i32.const 0) (local.get $err)))
+      (else (i32.load (i32.const 32)))))
+  (func $e (param $v i32) (call $emit (i64.extend_i32_s (local.get $v))))
+  (func (export "_start")
+    ;; 1-3. three opens: 4, 5, 6; 4-5. close 4 and 5; 6. the next open gets 5; 7. then 4.
+    (call $e (call $open))
+    (call $e (call $open))
+    (call $e (call $open))
+    (call $e (call $fd_close (i32.const 4)))
+    (call $e (call $fd_close (i32.const 5)))
+    (call $e (call $open))
+    (call $e (call $open))
+  )
+)

@@ -1,0 +1,50 @@
+;; Conformance: a file or folder removed while a descriptor holds it keeps working through that
+;; descriptor, as on Linux (hence wasmtime-wasi; found by tests/wasi-diff).
+;; Emits one value per step, in the order of the comments.
+(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_pread" (func $fd_pread (param i32 i32 i32 i64 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_close" (func $fd_close (param i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_filestat_get" (func $fd_filestat_get (param i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_open" (func $path_open (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_unlink_file" (func $unlink (param i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_create_directory" (func $mkdir (param i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_remove_directory" (func $rmdir (param i32 i32 i32) (result i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 256) "f")
+  (data (i32.const 288) "d")
+  (data (i32.const 320) "x")
+  (data (i32.const 1024) "hello")
+  ;; 40: iovec of "hello"; 48: iovec of a 64-byte read buffer at 2048.
+  (data (i32.const 40) "\00\04\00\00\05\00\00\00\00\08\00\00\40\00\00\00")
+  (func $emit (param $v i64)
+    (i64.store (i32.const 16) (local.get $v))
+    (i32.store (i32.const 0) (i32.const 16))
+    (i32.store (i32.const 4) (i32.const 8))
+    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 8))))
+  (func $e (param $v i32) (call $emit (i64.extend_i32_s (local.get $v))))
+  (func (export "_start")
+    (local $f i32) (local $d i32)
+    ;; 1. create f for reading and writing; 2. write "hello" to it; 3. unlink f.
+    (call $e (call $path_open (i32.const 3) (i32.const 0) (i32.const 256) (i32.const 1) (i32.const 1)
+      (i64.const 0x46) (i64.const 0) (i32.const 0) (i32.const 32)))
+    (local.set $f (i32.load (i32.const 32)))
+    (call $e (call $fd_write (local.get $f) (i32.const 40) (i32.const 1) (i32.const 24)))
+    (call $e (call $unlink (i32.const 3) (i32.const 256) (i32.const 1)))
+    ;; 4-5. the descriptor still reads the 5 bytes; 6-8. its stat: no link left, 5 bytes.
+    (call $e (call $fd_pread (local.get $f) (i32.const 48) (i32.const 1) (i64.const 0) (i32.const 24)))
+    (call $e (i32.load (i32.const 24)))
+    (call $e (call $fd_filestat_get (local.get $f) (i32.const 64)))
+    (call $emit (i64.load (i32.const 88)))
+    (call $emit (i64.load (i32.const 96)))
+    ;; 9. mkdir d; 10. open it; 11. rmdir d; 12. create x in the removed folder: ENOENT.
+    (call $e (call $mkdir (i32.const 3) (i32.const 288) (i32.const 1)))
+    (call $e (call $path_open (i32.const 3) (i32.const 0) (i32.const 288) (i32.const 1) (i32.const 2)
+      (i64.const 0) (i64.const 0x1fffffff) (i32.const 0) (i32.const 36)))
+    (local.set $d (i32.load (i32.const 36)))
+    (call $e (call $rmdir (i32.const 3) (i32.const 288) (i32.const 1)))
+    (call $e (call $mkdir (local.get $d) (i32.const 320) (i32.const 1)))
+    ;; 13. close f (d stays open: the end of the invocation lets it go).
+    (call $e (call $fd_close (local.get $f)))
+  )
+)
