@@ -1,0 +1,45 @@
+# A hostile plain-Python bot: each attempt to leave the sandbox prints one line
+# `<attempt>: <what happened>`, then it loops forever. tests/tests/python.rs checks every line.
+import os
+import sys
+
+
+def attempt(name, action):
+    try:
+        result = action()
+        print(f"{name}: done {result!r}")
+    except BaseException as e:  # ImportError, OSError, AttributeError, ...
+        errno = getattr(e, "errno", None)
+        print(f"{name}: {type(e).__name__} errno={errno}")
+    sys.stdout.flush()
+
+
+def write(path, mode="w"):
+    with open(path, mode) as f:
+        f.write("pwned")
+    return path
+
+
+def connect():
+    import socket
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.connect(("127.0.0.1", 80))
+
+
+attempt("passwd", lambda: open("/etc/passwd").read())
+attempt("socket", connect)
+attempt("fork", lambda: os.fork())
+attempt("system", lambda: os.system("id"))
+attempt("parent", lambda: write("../x"))
+attempt("absolute", lambda: write("/tmp/koth-escape-x"))
+attempt("script-write", lambda: write("/escape.py", "a"))
+attempt("script-truncate", lambda: write("escape.py"))
+attempt("script-unlink", lambda: os.unlink("escape.py"))
+attempt("script-rename", lambda: os.rename("escape.py", "moved.py"))
+attempt("script-utime", lambda: os.utime("escape.py", (0, 0)))
+attempt("stdlib-write", lambda: write(os.__file__, "a"))
+attempt("scratch", lambda: write("scratch.txt"))
+attempt("listing", lambda: sorted(os.listdir("/")))
+attempt("script-read", lambda: len(open("/escape.py").read()) > 0)
+while True:
+    pass
