@@ -49,7 +49,10 @@ pub(crate) struct Interpreter {
 }
 
 /// Load and check the interpreter at `path` (its hash must be the pinned one).
-pub(crate) fn load_interpreter(sb: &Sandbox, path: Option<&Path>) -> Result<Interpreter, LoadError> {
+pub(crate) fn load_interpreter(
+    sb: &Sandbox,
+    path: Option<&Path>,
+) -> Result<Interpreter, LoadError> {
     let Some(path) = path else {
         return Err(LoadError::Python(format!(
             "no CPython interpreter for Python bots: neither KOTH_PYTHON_WASM nor HOME is set; install it with `{INSTALL}` and pass --python PATH"
@@ -100,7 +103,9 @@ pub(crate) fn script_bot(interp: &Interpreter, path: &Path, name: &str) -> Resul
     let sha256: [u8; 32] = Sha256::digest(&script).into();
     let layer = ReadOnlyLayer::new()
         .with_file(file, script)
-        .ok_or_else(|| LoadError::Python(format!("`{file}` cannot be a file name in the sandbox")))?;
+        .ok_or_else(|| {
+            LoadError::Python(format!("`{file}` cannot be a file name in the sandbox"))
+        })?;
     let mut lead_args: Vec<Vec<u8>> = PYTHON_FLAGS.iter().map(|f| f.as_bytes().to_vec()).collect();
     lead_args.push(format!("/{file}").into_bytes());
     Ok(Bot {

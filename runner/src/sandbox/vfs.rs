@@ -1622,18 +1622,35 @@ mod tests {
         assert_eq!(v.write_at(id, 0, b"x"), Err(Errno::Rofs));
         assert_eq!(v.set_len(id, 0), Err(Errno::Rofs));
         assert_eq!(v.set_times(id, Some(1), None), Err(Errno::Rofs));
-        let trunc = OpenOptions { truncate: true, ..PLAIN };
+        let trunc = OpenOptions {
+            truncate: true,
+            ..PLAIN
+        };
         assert_eq!(v.open(Vfs::ROOT, b"bot.py", trunc), Err(Errno::Rofs));
         assert_eq!(v.unlink(Vfs::ROOT, b"bot.py"), Err(Errno::Rofs));
-        assert_eq!(v.rename(Vfs::ROOT, b"bot.py", Vfs::ROOT, b"x"), Err(Errno::Rofs));
-        assert_eq!(v.rename(Vfs::ROOT, b"own", Vfs::ROOT, b"bot.py"), Err(Errno::Rofs));
+        assert_eq!(
+            v.rename(Vfs::ROOT, b"bot.py", Vfs::ROOT, b"x"),
+            Err(Errno::Rofs)
+        );
+        assert_eq!(
+            v.rename(Vfs::ROOT, b"own", Vfs::ROOT, b"bot.py"),
+            Err(Errno::Rofs)
+        );
         assert_eq!(v.mkdir(Vfs::ROOT, b"bot.py"), Err(Errno::Exist));
         assert_eq!(read_all(&mut v, id), b"print(1)\n");
         assert_eq!(look(&v, "bot.py"), Ok(id));
         // Listed to the bot, left out of the archive.
-        let names: Vec<Vec<u8>> = v.list_dir(Vfs::ROOT).unwrap().into_iter().map(|e| e.name).collect();
+        let names: Vec<Vec<u8>> = v
+            .list_dir(Vfs::ROOT)
+            .unwrap()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
         assert_eq!(names, [&b"."[..], b"..", b"bot.py", b"own"]);
-        assert_eq!(v.snapshot(), [SnapshotEntry::File("own".into(), vec![7; 16])]);
+        assert_eq!(
+            v.snapshot(),
+            [SnapshotEntry::File("own".into(), vec![7; 16])]
+        );
         check_invariants(&v);
     }
 
