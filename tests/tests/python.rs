@@ -194,7 +194,8 @@ fn a_hostile_script_is_contained() {
     let r = bot.invoke(&inv, Some(&mut dir));
     let out = String::from_utf8_lossy(&r.stdout);
     let stderr = String::from_utf8_lossy(&r.stderr);
-    // The endless loop at the end is stopped by fuel.
+    // The endless loop of host calls on the layer at the end is stopped by fuel, not by the
+    // wall-clock backstop (a host fault): the host's work is paid for.
     assert_eq!(
         r.outcome,
         Outcome::OutOfFuel,

@@ -112,8 +112,8 @@ pub(crate) fn script_bot(interp: &Interpreter, path: &Path, name: &str) -> Resul
         name: name.to_string(),
         sha256,
         pre: interp.pre.clone(),
-        start_export: interp.start_export.clone(),
-        memory_export: interp.memory_export.clone(),
+        start_export: interp.start_export,
+        memory_export: interp.memory_export,
         lead_args,
         layer: Some(Arc::new(layer)),
     })
