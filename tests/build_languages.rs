@@ -413,6 +413,8 @@ pub struct LanguageBots {
     built: Vec<(Lang, Vec<String>)>,
     /// Language, its bots, and why they were not built.
     skipped: Vec<(Lang, Vec<String>, String)>,
+    /// Why the Python bots' tests are skipped, if they are.
+    python_skipped: Option<String>,
 }
 
 /// Build every language's bots, the four toolchains in parallel (the machine has few cores
@@ -443,15 +445,23 @@ pub fn build_all(
     }
     if let Some((bad, from)) = skip
         .iter()
-        .find(|(k, _)| k != "all" && !LANGS.iter().any(|l| l.key() == k))
+        .find(|(k, _)| k != "all" && k != "python" && !LANGS.iter().any(|l| l.key() == k))
     {
         return Err(format!(
-            "{from} names `{bad}`; the keys are cpp, zig, assemblyscript, go and all"
+            "{from} names `{bad}`; the keys are cpp, zig, assemblyscript, go, python and all"
         ));
     }
+    // Python bots need no build, only the interpreter scripts/install-python fetches.
+    let python_skipped = skip
+        .iter()
+        .find(|(k, _)| k == "all" || k == "python")
+        .map(|(_, from)| {
+            format!("CPython for WASI unavailable ({from}; install: bash scripts/install-python)")
+        });
     let mut result = LanguageBots {
         built: Vec::new(),
         skipped: Vec::new(),
+        python_skipped,
     };
     let mut to_build = Vec::new();
     for lang in LANGS {
@@ -527,13 +537,20 @@ impl LanguageBots {
              pub const LANGUAGE_BOT_LANGUAGES: &[(&str, &str)] = &{built:?};\n\
              /// The language bots not built because `KOTH_SKIP_LANGUAGES` named their language:\n\
              /// (bot, why). Their tests report themselves ignored.\n\
-             pub const SKIPPED_LANGUAGE_BOTS: &[(&str, &str)] = &{skipped:?};"
+             pub const SKIPPED_LANGUAGE_BOTS: &[(&str, &str)] = &{skipped:?};\n\
+             /// Why the plain Python bots' tests are skipped (`cfg(koth_skip_python)`), if they are.\n\
+             pub const PYTHON_SKIPPED: Option<&str> = {:?};",
+            self.python_skipped
         )
         .unwrap();
-        let keys: Vec<String> = LANGS
+        let mut keys: Vec<String> = LANGS
             .iter()
             .map(|l| format!("koth_skip_{}", l.key()))
             .collect();
+        keys.push("koth_skip_python".into());
+        if self.python_skipped.is_some() {
+            println!("cargo:rustc-cfg=koth_skip_python");
+        }
         println!("cargo:rustc-check-cfg=cfg({})", keys.join(", "));
         for (lang, _, _) in &self.skipped {
             println!("cargo:rustc-cfg=koth_skip_{}", lang.key());

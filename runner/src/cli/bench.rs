@@ -4,6 +4,8 @@
 use super::EngineArgs;
 #[path = "bench_hostcalls.rs"]
 mod hostcalls;
+#[path = "bench_python.rs"]
+mod python;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use koth::games::coup::tournament::{self, CoupOptions};
@@ -31,6 +33,8 @@ enum BenchWhat {
     Euchre(super::bench_euchre::EuchreBench),
     /// Host-call overhead: every WASI function's costliest loop vs a pure-wasm loop.
     Hostcalls(hostcalls::HostcallsBench),
+    /// A plain Python bot's decision: koth (CPython for WASI) vs native `python3 -S`.
+    Python(python::PythonBench),
 }
 
 #[derive(Args)]
@@ -79,6 +83,7 @@ pub(crate) fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         BenchWhat::BankHeist(a) => super::bench_bank_heist::run(a),
         BenchWhat::Euchre(a) => super::bench_euchre::run(a),
         BenchWhat::Hostcalls(a) => hostcalls::run(a),
+        BenchWhat::Python(a) => python::run(a),
     }
 }
 

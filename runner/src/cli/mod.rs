@@ -61,6 +61,11 @@ pub(crate) struct EngineArgs {
     /// Use wasmtime's on-demand allocator instead of the pooling allocator.
     #[arg(long)]
     no_pooling: bool,
+    /// The CPython interpreter that runs `.py` bots [default: $KOTH_PYTHON_WASM, else
+    /// $XDG_CACHE_HOME/koth/python/python-3.12.0.wasm or ~/.cache/koth/python/...; install it
+    /// with `bash scripts/install-python`].
+    #[arg(long, value_name = "FILE")]
+    python: Option<PathBuf>,
 }
 
 impl EngineArgs {
@@ -94,11 +99,15 @@ impl EngineArgs {
             memory_bytes,
             ..LoadLimits::default()
         };
-        Ok(Sandbox::new(SandboxOptions {
+        let mut sandbox = Sandbox::new(SandboxOptions {
             engine,
             load,
             cache_dir,
-        })?)
+        })?;
+        if let Some(python) = &self.python {
+            sandbox.set_python_interpreter(python.clone());
+        }
+        Ok(sandbox)
     }
 }
 

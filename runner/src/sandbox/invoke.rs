@@ -3,7 +3,7 @@
 use super::engine::epoch_ticks;
 use super::limits::Limits;
 use super::outcome::{Outcome, TrapKind};
-use super::vfs::Vfs;
+use super::vfs::{Vfs, VfsLimits};
 use super::wasi::fds::FdTable;
 use super::wasi::state::{HostState, Limiter, Stop};
 use super::Bot;
@@ -48,18 +48,32 @@ impl Bot {
     /// failure is an [`Outcome`].
     pub fn invoke(&self, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
         let limits = inv.limits;
-        let with_fs = dir.is_some();
-        let mut args = Vec::with_capacity(inv.args.len() + 1);
+        let with_fs = dir.is_some() || self.layer.is_some();
+        let mut args = Vec::with_capacity(inv.args.len() + self.lead_args.len() + 1);
         args.push(self.name.as_bytes().to_vec());
+        args.extend(self.lead_args.iter().cloned());
         args.extend(inv.args.iter().cloned());
         let mut dir = dir;
-        let fs = dir.as_deref_mut().map(|d| {
+        let mut fs = dir.as_deref_mut().map(|d| {
             let limits = d.limits();
-            let fs = std::mem::replace(d, Vfs::new(limits));
+            std::mem::replace(d, Vfs::new(limits))
+        });
+        if let Some(layer) = &self.layer {
+            // A game that gives no directory still shows the layer, in a directory where the
+            // bot can create nothing.
+            let fs = fs.get_or_insert_with(|| {
+                Vfs::new(VfsLimits {
+                    max_bytes: 0,
+                    max_nodes: 0,
+                    max_depth: 1,
+                })
+            });
+            fs.mount_layer(layer);
+        }
+        if let Some(fs) = &fs {
             // Work the host did on the tree between invocations is not the guest's to pay.
             fs.take_work();
-            fs
-        });
+        }
         let state = HostState {
             limiter: Limiter {
                 memory_bytes: limits.memory_bytes as usize,
@@ -89,7 +103,8 @@ impl Bot {
         let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
         let state = store.into_data();
         if let (Some(d), Some(mut fs)) = (dir, state.fs) {
-            // The invocation's descriptors are gone: removed files they held go too.
+            // The invocation's descriptors are gone: removed files they held go too. A
+            // read-only layer stays mounted: the next invocation finds it in place.
             fs.let_go_all();
             *d = fs;
         }

@@ -57,6 +57,9 @@ pub enum LoadError {
     /// wasmtime refused the module.
     #[error("cannot compile: {0}")]
     Compile(String),
+    /// A Python script cannot run: the interpreter is missing or not the pinned one.
+    #[error("{0}")]
+    Python(String),
 }
 
 /// Check everything that can be checked without compiling.

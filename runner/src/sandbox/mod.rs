@@ -12,6 +12,7 @@ mod invoke;
 pub mod limits;
 mod loader;
 pub mod outcome;
+pub mod python;
 pub mod vfs;
 pub(crate) mod wasi;
 
@@ -22,10 +23,11 @@ pub use invoke::{Invocation, Report};
 pub use limits::{Limits, LoadLimits};
 pub use loader::LoadError;
 pub use outcome::{Outcome, TrapKind};
-pub use vfs::{Vfs, VfsLimits};
+pub use vfs::{ReadOnlyLayer, Vfs, VfsLimits};
 
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 use wasmtime::{Engine, InstancePre, Linker, ModuleExport};
 
@@ -71,6 +73,10 @@ pub struct Sandbox {
     settings: EngineSettings,
     load: LoadLimits,
     cache: Option<CodeCache>,
+    /// Where the CPython interpreter for `.py` bots is.
+    python_path: Option<PathBuf>,
+    /// The interpreter, compiled at the first `.py` bot and shared by all of them.
+    python: OnceLock<Result<python::Interpreter, LoadError>>,
 }
 
 /// A loaded bot: compiled once, instantiated fresh for every invocation.
@@ -80,6 +86,10 @@ pub struct Bot {
     pre: InstancePre<wasi::state::HostState>,
     start_export: ModuleExport,
     memory_export: ModuleExport,
+    /// Arguments between `argv[0]` and the game's (an interpreter's options and script).
+    lead_args: Vec<Vec<u8>>,
+    /// Read-only files mounted in the root of the bot's directory.
+    layer: Option<Arc<ReadOnlyLayer>>,
 }
 
 impl std::fmt::Debug for Bot {
@@ -126,7 +136,16 @@ impl Sandbox {
             settings,
             load: opts.load,
             cache,
+            python_path: python::default_interpreter(),
+            python: OnceLock::new(),
         })
+    }
+
+    /// Run `.py` bots with the CPython interpreter at `path` instead of the default
+    /// ([`python::default_interpreter`]).
+    pub fn set_python_interpreter(&mut self, path: PathBuf) {
+        self.python_path = Some(path);
+        self.python = OnceLock::new();
     }
 
     /// The engine settings in force, for the tournament's manifest.
@@ -146,6 +165,14 @@ impl Sandbox {
             file: Some(path.to_path_buf()),
             error,
         };
+        if path.extension().is_some_and(|e| e == "py") {
+            let interp = self
+                .python
+                .get_or_init(|| python::load_interpreter(self, self.python_path.as_deref()))
+                .as_ref()
+                .map_err(|e| fail(e.clone()))?;
+            return python::script_bot(interp, path, &name).map_err(fail);
+        }
         let size = std::fs::metadata(path)
             .map_err(|e| fail(LoadError::Io(e.to_string())))?
             .len();
@@ -203,6 +230,8 @@ impl Sandbox {
             pre,
             start_export,
             memory_export,
+            lead_args: Vec::new(),
+            layer: None,
         })
     }
 }

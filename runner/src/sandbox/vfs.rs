@@ -84,6 +84,7 @@
 use super::errno::Errno;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// What the host's work on the tree costs the guest, in fuel (one unit is about a
 /// nanosecond, like one cheap wasm instruction). The WASI layer adds the [`Vfs::take_work`]
@@ -235,6 +236,39 @@ pub enum SnapshotEntry {
     Symlink(String, String),
 }
 
+/// Files the host shows in the root of every tree it is mounted in ([`Vfs::mount_layer`]),
+/// read-only: a program and its data (a Python bot's script), shared by every invocation and
+/// every game through one `Arc`, never counted against the quotas, never archived. Every call
+/// that would change one of its files (write, truncate, set times, unlink, rename from or
+/// onto it) fails with `Rofs`, as on a read-only mount; the bot may read them, list them and
+/// create its own files beside them.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOnlyLayer {
+    files: Vec<(String, Arc<[u8]>)>,
+}
+
+impl ReadOnlyLayer {
+    /// An empty layer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Add a file at `name` in the root; `None` if `name` is not a single valid entry name
+    /// (empty, `.`, `..`, a `/`, too long, control characters) or is already in the layer.
+    pub fn with_file(mut self, name: &str, content: Vec<u8>) -> Option<Self> {
+        if !is_entry_name(name.as_bytes()) || self.files.iter().any(|(n, _)| n == name) {
+            return None;
+        }
+        self.files.push((name.to_string(), content.into()));
+        Some(self)
+    }
+
+    /// The layer's files: name and contents.
+    pub fn files(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.files.iter().map(|(n, c)| (n.as_str(), &c[..]))
+    }
+}
+
 /// The in-memory tree.
 #[derive(Debug, Clone)]
 pub struct Vfs {
@@ -271,6 +305,9 @@ enum NodeKind {
     File(Vec<u8>),
     Dir(BTreeMap<Vec<u8>, NodeId>),
     Symlink(Vec<u8>),
+    /// A file of a [`ReadOnlyLayer`]: shared with every tree the layer is mounted in, never
+    /// changed, never counted against the quotas.
+    Layer(Arc<[u8]>),
 }
 
 impl Node {
@@ -289,7 +326,7 @@ impl Node {
 
     fn file_type(&self) -> FileType {
         match self.kind {
-            NodeKind::File(_) => FileType::File,
+            NodeKind::File(_) | NodeKind::Layer(_) => FileType::File,
             NodeKind::Dir(_) => FileType::Dir,
             NodeKind::Symlink(_) => FileType::Symlink,
         }
@@ -304,7 +341,7 @@ impl Node {
         match &self.kind {
             NodeKind::File(data) => file_charge(data.len() as u64, self.host_len),
             NodeKind::Symlink(target) => target.len() as u64,
-            NodeKind::Dir(_) => 0,
+            NodeKind::Dir(_) | NodeKind::Layer(_) => 0,
         }
     }
 
@@ -314,11 +351,20 @@ impl Node {
     }
 
     /// The contents of a regular file; `Isdir`/`Inval` for the other kinds.
-    fn file_data(&self) -> VfsResult<&Vec<u8>> {
+    fn file_data(&self) -> VfsResult<&[u8]> {
         match &self.kind {
             NodeKind::File(data) => Ok(data),
+            NodeKind::Layer(data) => Ok(data),
             NodeKind::Dir(_) => Err(Errno::Isdir),
             NodeKind::Symlink(_) => Err(Errno::Inval),
+        }
+    }
+
+    /// `Rofs` for a file of a read-only layer, which no call may change.
+    fn writable(&self) -> VfsResult<()> {
+        match self.kind {
+            NodeKind::Layer(_) => Err(Errno::Rofs),
+            _ => Ok(()),
         }
     }
 
@@ -631,6 +677,49 @@ impl Vfs {
         self.touch_dir(Self::ROOT);
     }
 
+    /// Host: show the files of `layer` in the root, read-only (see [`ReadOnlyLayer`]). Their
+    /// contents are shared, not copied. Idempotent: a file already mounted is left as is, and
+    /// anything else that has one of the layer's names is replaced by the layer's file.
+    pub fn mount_layer(&mut self, layer: &ReadOnlyLayer) {
+        for (name, content) in &layer.files {
+            let key = name.as_bytes();
+            let existing = self
+                .dir(Self::ROOT)
+                .ok()
+                .and_then(|root| root.get(key).copied());
+            if let Some(id) = existing {
+                let same = matches!(&self.nodes.get(&id).map(|n| &n.kind),
+                    Some(NodeKind::Layer(c)) if Arc::ptr_eq(c, content));
+                if same {
+                    continue;
+                }
+                self.remove_entry(Self::ROOT, key);
+            }
+            let id = self.next_id;
+            let Ok(root) = self.dir_mut(Self::ROOT) else {
+                return;
+            };
+            root.insert(key.to_vec(), id);
+            let node = Node::new(
+                NodeKind::Layer(Arc::clone(content)),
+                Self::ROOT,
+                1,
+                Some(content.len() as u64),
+                self.now,
+            );
+            self.nodes.insert(id, node);
+            self.next_id += 1;
+        }
+    }
+
+    /// Whether `node` belongs to a read-only layer.
+    pub fn is_read_only(&self, node: NodeId) -> bool {
+        matches!(
+            self.nodes.get(&node).map(|n| &n.kind),
+            Some(NodeKind::Layer(_))
+        )
+    }
+
     /// Host: the contents of the regular file at `name` in the root, if it is one (symlinks
     /// are not followed).
     pub fn host_file(&self, name: &str) -> Option<&[u8]> {
@@ -659,6 +748,8 @@ impl Vfs {
             };
             match &node.kind {
                 NodeKind::File(data) => out.push(SnapshotEntry::File(path, data.clone())),
+                // The layer is the host's, not something the bot left.
+                NodeKind::Layer(_) => {}
                 NodeKind::Symlink(target) => out.push(SnapshotEntry::Symlink(
                     path,
                     String::from_utf8_lossy(target).into_owned(),
@@ -719,9 +810,11 @@ impl Vfs {
             NodeKind::Dir(_) if opts.truncate || opts.create => Err(Errno::Isdir),
             NodeKind::Dir(_) => Ok(id),
             _ if opts.directory || r.trailing => Err(Errno::Notdir),
-            NodeKind::File(_) if opts.truncate => self.set_len(id, 0).map(|()| id),
+            NodeKind::File(_) | NodeKind::Layer(_) if opts.truncate => {
+                self.set_len(id, 0).map(|()| id)
+            }
             // An unfollowed symlink is returned as is: the WASI layer decides what to do.
-            NodeKind::File(_) | NodeKind::Symlink(_) => Ok(id),
+            NodeKind::File(_) | NodeKind::Layer(_) | NodeKind::Symlink(_) => Ok(id),
         }
     }
 
@@ -730,6 +823,7 @@ impl Vfs {
         let n = self.node(node)?;
         let (nlink, size) = match &n.kind {
             NodeKind::File(data) => (1, data.len() as u64),
+            NodeKind::Layer(data) => (1, data.len() as u64),
             NodeKind::Symlink(target) => (1, target.len() as u64),
             NodeKind::Dir(_) => (2, 0),
         };
@@ -767,6 +861,7 @@ impl Vfs {
     /// result would exceed the byte quota. Returns `data.len()`.
     pub fn write_at(&mut self, node: NodeId, offset: u64, data: &[u8]) -> VfsResult<usize> {
         let n = self.node(node)?;
+        n.writable()?;
         let old_len = n.file_data()?.len() as u64;
         if data.is_empty() {
             // POSIX: a zero-length write changes nothing, even past the end.
@@ -811,6 +906,7 @@ impl Vfs {
     pub fn set_len(&mut self, node: NodeId, len: u64) -> VfsResult<()> {
         let n = self.node(node)?;
         n.file_data()?;
+        n.writable()?;
         let new_len = self.check_resize(n, len)?;
         let (old_charge, host_len) = (n.charge(), n.host_len);
 
@@ -851,6 +947,7 @@ impl Vfs {
     ) -> VfsResult<()> {
         let now = self.now;
         let n = self.node_mut(node)?;
+        n.writable()?;
         if let Some(atim) = atim {
             n.atim = atim;
         }
@@ -981,6 +1078,7 @@ impl Vfs {
         if self.node(id)?.is_dir() {
             return Err(Errno::Isdir);
         }
+        self.node(id)?.writable()?;
         if r.trailing {
             // Only a symlink gets here (a file with a trailing slash failed in the walk).
             self.follow_with_slash(&r, id)?;
@@ -1021,6 +1119,10 @@ impl Vfs {
             return Err(Errno::Noent);
         }
         let src_node = self.node(src_id)?;
+        src_node.writable()?;
+        if let Some(dst_id) = dst.node {
+            self.node(dst_id)?.writable()?;
+        }
         let src_is_dir = src_node.is_dir();
         if requires_dir && !src_is_dir {
             return Err(Errno::Notdir);
@@ -1316,8 +1418,8 @@ impl Vfs {
                     cur = id;
                     children = grandchildren;
                 }
-                NodeKind::File(_) if last && !trailing => return Ok(found),
-                NodeKind::File(_) => return Err(Errno::Notdir),
+                NodeKind::File(_) | NodeKind::Layer(_) if last && !trailing => return Ok(found),
+                NodeKind::File(_) | NodeKind::Layer(_) => return Err(Errno::Notdir),
                 NodeKind::Symlink(_) if last && !follow_final => return Ok(found),
                 NodeKind::Symlink(target) => {
                     follows += 1;
@@ -1604,6 +1706,64 @@ mod tests {
             .unwrap();
     }
 
+    #[test]
+    fn a_read_only_layer_is_shared_readable_and_refuses_every_change() {
+        let layer = ReadOnlyLayer::new()
+            .with_file("bot.py", b"print(1)\n".to_vec())
+            .unwrap();
+        assert!(layer.clone().with_file("bot.py", Vec::new()).is_none());
+        assert!(ReadOnlyLayer::new().with_file("a/b", Vec::new()).is_none());
+        let mut v = Vfs::new(limits(16, 1, 4));
+        v.mount_layer(&layer);
+        v.mount_layer(&layer);
+        let id = look(&v, "bot.py").unwrap();
+        assert!(v.is_read_only(id));
+        assert_eq!(read_all(&mut v, id), b"print(1)\n");
+        // Shared, not copied: the layer's bytes are the tree's.
+        let NodeKind::Layer(content) = &v.nodes[&id].kind else {
+            panic!("not a layer node");
+        };
+        assert!(Arc::ptr_eq(content, &layer.files[0].1));
+        // Not counted: the whole quota (one node, 16 bytes) is still the bot's.
+        assert_eq!((v.used_bytes(), v.used_nodes()), (0, 0));
+        let own = put(&mut v, "own", &[7; 16]);
+        assert!(!v.is_read_only(own));
+        // Every change to a layer file is refused with EROFS, and changes nothing.
+        assert_eq!(v.write_at(id, 0, b"x"), Err(Errno::Rofs));
+        assert_eq!(v.set_len(id, 0), Err(Errno::Rofs));
+        assert_eq!(v.set_times(id, Some(1), None), Err(Errno::Rofs));
+        let trunc = OpenOptions {
+            truncate: true,
+            ..PLAIN
+        };
+        assert_eq!(v.open(Vfs::ROOT, b"bot.py", trunc), Err(Errno::Rofs));
+        assert_eq!(v.unlink(Vfs::ROOT, b"bot.py"), Err(Errno::Rofs));
+        assert_eq!(
+            v.rename(Vfs::ROOT, b"bot.py", Vfs::ROOT, b"x"),
+            Err(Errno::Rofs)
+        );
+        assert_eq!(
+            v.rename(Vfs::ROOT, b"own", Vfs::ROOT, b"bot.py"),
+            Err(Errno::Rofs)
+        );
+        assert_eq!(v.mkdir(Vfs::ROOT, b"bot.py"), Err(Errno::Exist));
+        assert_eq!(read_all(&mut v, id), b"print(1)\n");
+        assert_eq!(look(&v, "bot.py"), Ok(id));
+        // Listed to the bot, left out of the archive.
+        let names: Vec<Vec<u8>> = v
+            .list_dir(Vfs::ROOT)
+            .unwrap()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
+        assert_eq!(names, [&b"."[..], b"..", b"bot.py", b"own"]);
+        assert_eq!(
+            v.snapshot(),
+            [SnapshotEntry::File("own".into(), vec![7; 16])]
+        );
+        check_invariants(&v);
+    }
+
     fn kind(v: &Vfs, id: NodeId) -> FileType {
         v.stat(id).unwrap().file_type
     }
@@ -1624,12 +1784,15 @@ mod tests {
                         (data.len() as u64).saturating_sub(node.host_len.unwrap_or(0))
                     }
                     NodeKind::Symlink(target) => target.len() as u64,
-                    NodeKind::Dir(_) => 0,
+                    NodeKind::Dir(_) | NodeKind::Layer(_) => 0,
                 };
                 if node.host_len.is_none() {
                     nodes += 1;
                 }
-                assert!(node.host_len.is_none() || matches!(node.kind, NodeKind::File(_)));
+                assert!(
+                    node.host_len.is_none()
+                        || matches!(node.kind, NodeKind::File(_) | NodeKind::Layer(_))
+                );
             }
             if let NodeKind::Dir(children) = &node.kind {
                 for (name, &child) in children {

@@ -116,6 +116,11 @@ pub(crate) fn path_open(
             FileType::Symlink => return Err(Errno::Loop.into()),
             _ => {}
         }
+        // A file of the read-only layer opens for reading only: asking to write is refused
+        // at the open, as a read-only mount does (`EROFS`, passed through by wasmtime-wasi).
+        if fs.is_read_only(existing) && (write || opts.truncate) {
+            return Err(Errno::Rofs.into());
+        }
     }
     let node = fs.open(dir, p, opts)?;
     // Rights are a mask: those that do not fit the kind of node are dropped, not refused.
