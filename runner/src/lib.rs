@@ -12,3 +12,4 @@ pub mod games;
 pub mod sandbox;
 pub mod seed;
 pub mod tournament;
+pub mod worlds;

@@ -263,7 +263,7 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
     let sandbox = a
         .engine
         .sandbox_for_bots(jobs, a.bots.len(), Limits::default().memory_bytes)?;
-    let bots = load_bots_timed(&sandbox, &a.bots)?;
+    let bots = load_bots_timed(&sandbox, &a.bots, "coup")?;
     let opts = CoupOptions {
         rounds: a.rounds,
         seed: 1,
@@ -310,9 +310,13 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
 
 /// Load every bot as a tournament does (all checked before anything runs) and say how long
 /// compiling or reading the cache took, so it is not mistaken for the run's time.
-pub(crate) fn load_bots_timed(sandbox: &Sandbox, paths: &[PathBuf]) -> anyhow::Result<Vec<Bot>> {
+pub(crate) fn load_bots_timed(
+    sandbox: &Sandbox,
+    paths: &[PathBuf],
+    game: &str,
+) -> anyhow::Result<Vec<Bot>> {
     let t = Instant::now();
-    let bots = super::common::load_bots(sandbox, paths)?;
+    let bots = super::common::load_bots(sandbox, paths, game)?;
     println!(
         "loaded {} bots in {:.2} s (compiled or from the cache)",
         bots.len(),

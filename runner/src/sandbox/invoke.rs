@@ -6,7 +6,8 @@ use super::outcome::{Outcome, TrapKind};
 use super::vfs::Vfs;
 use super::wasi::fds::FdTable;
 use super::wasi::state::{HostState, Limiter, Stop};
-use super::Bot;
+use super::component::{BotKind, ComponentCode};
+use super::{Bot, Code, ModuleCode};
 use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 use wasmtime::{Store, Trap};
@@ -47,6 +48,10 @@ impl Bot {
     /// for a bot with no filesystem at all. Never panics on anything the bot does; every
     /// failure is an [`Outcome`].
     pub fn invoke(&self, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
+        let code = match &self.code {
+            Code::Module(m) => m,
+            Code::Component(c) => return invoke_component(self, c, inv),
+        };
         let limits = inv.limits;
         let with_fs = dir.is_some();
         let mut args = Vec::with_capacity(inv.args.len() + 1);
@@ -83,9 +88,9 @@ impl Bot {
             fuel_left: limits.fuel,
             pending_fuel: 0,
         };
-        let mut store = Store::new(self.pre.module().engine(), state);
+        let mut store = Store::new(code.pre.module().engine(), state);
         store.limiter(|s| &mut s.limiter);
-        let outcome = run(self, &mut store, limits);
+        let outcome = run(code, &mut store, limits);
         let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
         let state = store.into_data();
         if let (Some(d), Some(fs)) = (dir, state.fs) {
@@ -101,7 +106,25 @@ impl Bot {
     }
 }
 
-fn run(bot: &Bot, store: &mut Store<HostState>, limits: Limits) -> Outcome {
+/// A component invoked as a command: `wasi:cli/run`. A component has no files (its loader
+/// refuses `wasi:filesystem/preopens`), so the bot's directory is left as it was.
+fn invoke_component(bot: &Bot, code: &ComponentCode, inv: &Invocation) -> Report {
+    match &code.kind {
+        BotKind::Command => code.run_command(&bot.name, inv),
+        kind => Report {
+            outcome: Outcome::HostFault(format!(
+                "bot `{}` is a {kind}: only its game's world adapter can call it",
+                bot.name
+            )),
+            fuel_used: 0,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            stderr_dropped: 0,
+        },
+    }
+}
+
+fn run(bot: &ModuleCode, store: &mut Store<HostState>, limits: Limits) -> Outcome {
     if let Err(e) = store.set_fuel(limits.fuel) {
         return Outcome::HostFault(format!("cannot set fuel: {e}"));
     }
