@@ -35,7 +35,8 @@ enum BenchWhat {
 
 #[derive(Args)]
 struct InvokeBench {
-    /// The bot as wasm (a Coup bot: it reads the history file and appends one move).
+    /// The bot as wasm (a Coup bot: it reads the history file and appends one move): a core
+    /// module or a `coup-bot` component.
     #[arg(value_name = "BOT.wasm")]
     wasm: PathBuf,
     /// The same bot compiled natively.
@@ -132,7 +133,8 @@ fn invoke_bench(a: InvokeBench) -> anyhow::Result<ExitCode> {
             let t = Instant::now();
             let mut dir = Vfs::new(VfsLimits::default());
             dir.put_host_file(FILE, HISTORY);
-            let r = bot.invoke(&inv, Some(&mut dir));
+            // Through `Player`: a typed-world component goes through its world's adapter.
+            let r = koth::games::Player::invoke(&bot, &inv, Some(&mut dir));
             let ok = r.outcome.is_ok()
                 && dir
                     .host_file(FILE)

@@ -7,9 +7,10 @@ wit_bindgen::generate!({
     additional_derives: [PartialEq, Eq],
 });
 
-use exports::koth::bots::coup::{Action, Card, Decision, Guest, Move, Phase, State};
+pub use exports::koth::bots::coup::{Action, BlockedBy, Card, Decision, Guest, Move, Phase, Seat, State};
 
-struct Honest;
+/// The bot.
+pub struct Honest;
 
 /// Cards from the most to the least useful to keep: the Duke's Tax pays most.
 const KEEP_ORDER: [Card; 5] = [
