@@ -246,12 +246,24 @@ fn scrub_outer_cargo_env(cmd: &mut Command) {
 /// `tests/components/`): (folder, the cdylib's file stem, the
 /// bot's name). Each is its own cargo workspace, built for wasm32-wasip2.
 const COMPONENTS: [(&str, &str, &str); 2] = [
-    ("example-bots/components/rust-coup", "coup_component", "coup_rust_component"),
-    ("tests/components/hostile", "hostile_component", "hostile_component"),
+    (
+        "example-bots/components/rust-coup",
+        "coup_component",
+        "coup_rust_component",
+    ),
+    (
+        "tests/components/hostile",
+        "hostile_component",
+        "hostile_component",
+    ),
 ];
 
 /// Build every Rust component bot into `bots_dir` as `<name>.wasm`; returns the names.
-fn build_components(workspace: &Path, target_dir: &Path, bots_dir: &Path) -> Result<Vec<String>, String> {
+fn build_components(
+    workspace: &Path,
+    target_dir: &Path,
+    bots_dir: &Path,
+) -> Result<Vec<String>, String> {
     const TARGET: &str = "wasm32-wasip2";
     check_target(TARGET)?;
     let cargo = env("CARGO")?;
@@ -260,7 +272,14 @@ fn build_components(workspace: &Path, target_dir: &Path, bots_dir: &Path) -> Res
         let manifest = workspace.join(folder).join("Cargo.toml");
         let mut cmd = Command::new(&cargo);
         cmd.current_dir(workspace)
-            .args(["build", "--release", "--locked", "--target", TARGET, "--manifest-path"])
+            .args([
+                "build",
+                "--release",
+                "--locked",
+                "--target",
+                TARGET,
+                "--manifest-path",
+            ])
             .arg(&manifest)
             .arg("--target-dir")
             .arg(target_dir)
@@ -273,8 +292,12 @@ fn build_components(workspace: &Path, target_dir: &Path, bots_dir: &Path) -> Res
                 manifest.display()
             ));
         }
-        let built = target_dir.join(TARGET).join("release").join(format!("{stem}.wasm"));
-        std::fs::create_dir_all(bots_dir).map_err(|e| format!("creating {}: {e}", bots_dir.display()))?;
+        let built = target_dir
+            .join(TARGET)
+            .join("release")
+            .join(format!("{stem}.wasm"));
+        std::fs::create_dir_all(bots_dir)
+            .map_err(|e| format!("creating {}: {e}", bots_dir.display()))?;
         std::fs::copy(&built, bots_dir.join(format!("{name}.wasm")))
             .map_err(|e| format!("copying {}: {e}", built.display()))?;
         names.push(name.to_string());

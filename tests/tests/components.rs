@@ -122,10 +122,13 @@ fn the_coup_component_plays_a_deterministic_tournament() {
         assert!(two[k] == *v, "{k} differs between --jobs 1 and --jobs 2");
     }
     assert!(
-        one.keys()
-            .any(|k| k.contains("scratch") && k.contains("coup_rust_component") && k.ends_with("memory")),
+        one.keys().any(|k| k.contains("scratch")
+            && k.contains("coup_rust_component")
+            && k.ends_with("memory")),
         "no memory file in the scratch: {:?}",
-        one.keys().filter(|k| k.contains("scratch")).collect::<Vec<_>>()
+        one.keys()
+            .filter(|k| k.contains("scratch"))
+            .collect::<Vec<_>>()
     );
 }
 
@@ -169,7 +172,11 @@ fn hostile_component_outcomes() {
     // No network.
     let r = attack(&bot, "network", 1);
     assert_eq!(r.outcome, Outcome::Ok);
-    assert!(r.stdout.starts_with(b"refused"), "{:?}", String::from_utf8_lossy(&r.stdout));
+    assert!(
+        r.stdout.starts_with(b"refused"),
+        "{:?}",
+        String::from_utf8_lossy(&r.stdout)
+    );
     // The host is unharmed: the next invocation works.
     assert_eq!(attack(&bot, "ok", 1).stdout, b"ok\n");
 }
@@ -189,7 +196,10 @@ fn hostile_component_clocks_and_random_are_deterministic() {
     let elapsed: u64 = words[1].parse().unwrap();
     let wall: u128 = words[3].parse().unwrap();
     assert!(elapsed > 100_000 && elapsed <= a.fuel_used, "{text}");
-    assert!((946_684_800_000_000_000..946_684_801_000_000_000).contains(&wall), "{text}");
+    assert!(
+        (946_684_800_000_000_000..946_684_801_000_000_000).contains(&wall),
+        "{text}"
+    );
     // An hour's sleep returns at once and moves the virtual clock by an hour.
     let t = std::time::Instant::now();
     let r = attack(&bot, "sleep", 1);
@@ -205,15 +215,23 @@ fn hostile_component_clocks_and_random_are_deterministic() {
 
 fn load_wat(sb: &Sandbox, wat: &str) -> Result<Bot, String> {
     let bytes = wat::parse_str(wat).expect("valid WAT");
-    sb.load_bytes("wat_component", &bytes).map_err(|e| e.to_string())
+    sb.load_bytes("wat_component", &bytes)
+        .map_err(|e| e.to_string())
 }
 
 /// Load-time checks name the bot and what is wrong.
 #[test]
 fn bad_components_are_refused_at_load() {
     let sb = sandbox();
-    let err = load_wat(&sb, r#"(component (import "wasi:http/types@0.2.0" (instance)))"#).unwrap_err();
-    assert!(err.contains("wat_component") && err.contains("wasi:http/types@0.2.0"), "{err}");
+    let err = load_wat(
+        &sb,
+        r#"(component (import "wasi:http/types@0.2.0" (instance)))"#,
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("wat_component") && err.contains("wasi:http/types@0.2.0"),
+        "{err}"
+    );
     let err = load_wat(&sb, r#"(component (import "koth:host/secret" (instance)))"#).unwrap_err();
     assert!(err.contains("koth:host/secret"), "{err}");
     let err = load_wat(&sb, "(component)").unwrap_err();
@@ -234,5 +252,8 @@ fn bad_components_are_refused_at_load() {
     .map(|b| koth::worlds::check_game(&b, "coup"))
     .expect("loads")
     .unwrap_err();
-    assert!(err.contains("koth:bots/go@0.1.0") && err.contains("not one of koth's worlds"), "{err}");
+    assert!(
+        err.contains("koth:bots/go@0.1.0") && err.contains("not one of koth's worlds"),
+        "{err}"
+    );
 }

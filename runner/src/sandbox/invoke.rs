@@ -1,12 +1,12 @@
 //! One invocation: a fresh instance, `_start` once, the instance dropped, an [`Outcome`].
 
+use super::component::{BotKind, ComponentCode};
 use super::engine::epoch_ticks;
 use super::limits::Limits;
 use super::outcome::{Outcome, TrapKind};
 use super::vfs::Vfs;
 use super::wasi::fds::FdTable;
 use super::wasi::state::{HostState, Limiter, Stop};
-use super::component::{BotKind, ComponentCode};
 use super::{Bot, Code, ModuleCode};
 use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};

@@ -138,7 +138,11 @@ pub(crate) struct CoreChecks {
 
 impl CoreChecks {
     /// Check one payload of the module against the load limits.
-    pub(crate) fn check(&mut self, payload: &Payload<'_>, limits: &LoadLimits) -> Result<(), LoadError> {
+    pub(crate) fn check(
+        &mut self,
+        payload: &Payload<'_>,
+        limits: &LoadLimits,
+    ) -> Result<(), LoadError> {
         let invalid = |e: wasmparser::BinaryReaderError| LoadError::Invalid(e.to_string());
         match payload {
             Payload::MemorySection(reader) => {

@@ -39,19 +39,28 @@ pub fn invoke(bot: &Bot, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
         .unwrap_or_default();
     let state = match sdk::State::parse(&args, &history) {
         Ok(s) => s,
-        Err(e) => return fault(format!("the coup-bot adapter cannot read the position: {e}")),
+        Err(e) => {
+            return fault(format!(
+                "the coup-bot adapter cannot read the position: {e}"
+            ))
+        }
     };
-    let memory = dir.host_file(MEMORY_FILE).map(<[u8]>::to_vec).unwrap_or_default();
-    let (mut report, answer) =
-        bot.call_world::<(w::State, Vec<u8>), ((w::Decision, Vec<u8>),)>(inv, (to_world(&state, history), memory));
+    let memory = dir
+        .host_file(MEMORY_FILE)
+        .map(<[u8]>::to_vec)
+        .unwrap_or_default();
+    let (mut report, answer) = bot.call_world::<(w::State, Vec<u8>), ((w::Decision, Vec<u8>),)>(
+        inv,
+        (to_world(&state, history), memory),
+    );
     let Some(((decision, memory),)) = answer else {
         return report;
     };
     if write(dir, MEMORY_FILE, &memory, false).is_err() {
         report.outcome = Outcome::LimitExceeded;
-        report
-            .stderr
-            .extend_from_slice(b"koth: the returned memory does not fit in the directory's quota\n");
+        report.stderr.extend_from_slice(
+            b"koth: the returned memory does not fit in the directory's quota\n",
+        );
         return report;
     }
     let text = match decision {
@@ -112,7 +121,11 @@ fn to_world(s: &sdk::State, history: String) -> w::State {
         my_coins: s.my_coins(),
         opponent_coins: s.opponent_coins(),
         my_cards: cards(s.cards()),
-        opponent_claims: s.opponent_claims().iter().map(|c| to_card(c.card)).collect(),
+        opponent_claims: s
+            .opponent_claims()
+            .iter()
+            .map(|c| to_card(c.card))
+            .collect(),
         opponent_revealed: cards(&s.opponent_revealed()),
         opponent_lost: cards(&s.opponent_lost()),
         my_lost: cards(&s.my_lost()),

@@ -7,7 +7,9 @@ wit_bindgen::generate!({
     additional_derives: [PartialEq, Eq],
 });
 
-pub use exports::koth::bots::coup::{Action, BlockedBy, Card, Decision, Guest, Move, Phase, Seat, State};
+pub use exports::koth::bots::coup::{
+    Action, BlockedBy, Card, Decision, Guest, Move, Phase, Seat, State,
+};
 
 /// The bot.
 pub struct Honest;

@@ -12,8 +12,8 @@ mod prescan;
 pub(crate) use host::ComponentState;
 pub(crate) use prescan::prescan;
 
-use super::loader::LoadError;
 use super::limits::LoadLimits;
+use super::loader::LoadError;
 use std::sync::mpsc;
 use std::time::Duration;
 use wasmtime::component::{Component, ComponentExportIndex, InstancePre, Linker};
@@ -100,9 +100,7 @@ pub(crate) fn load(
     let func = component
         .get_export_index(None, &instance)
         .and_then(|i| component.get_export_index(Some(&i), func))
-        .ok_or_else(|| {
-            LoadError::WrongType(format!("`{instance}` without a `{func}` function"))
-        })?;
+        .ok_or_else(|| LoadError::WrongType(format!("`{instance}` without a `{func}` function")))?;
     let pre = host
         .linker
         .instantiate_pre(&component)
