@@ -74,6 +74,12 @@ fn run() -> Result<(), String> {
         "example-bots/components/rust-coup/Cargo.toml",
         "example-bots/components/rust-coup/Cargo.lock",
         "example-bots/components/rust-coup/src",
+        "example-bots/components/rust-bank-heist/Cargo.toml",
+        "example-bots/components/rust-bank-heist/Cargo.lock",
+        "example-bots/components/rust-bank-heist/src",
+        "example-bots/components/rust-euchre/Cargo.toml",
+        "example-bots/components/rust-euchre/Cargo.lock",
+        "example-bots/components/rust-euchre/src",
         "tests/components/hostile/Cargo.toml",
         "tests/components/hostile/src",
     ] {
@@ -245,11 +251,21 @@ fn scrub_outer_cargo_env(cmd: &mut Command) {
 /// The Rust components (the example bots of `example-bots/components/`, the hostile one of
 /// `tests/components/`): (folder, the cdylib's file stem, the
 /// bot's name). Each is its own cargo workspace, built for wasm32-wasip2.
-const COMPONENTS: [(&str, &str, &str); 2] = [
+const COMPONENTS: [(&str, &str, &str); 4] = [
     (
         "example-bots/components/rust-coup",
         "coup_component",
         "coup_rust_component",
+    ),
+    (
+        "example-bots/components/rust-bank-heist",
+        "bank_heist_component",
+        "heist_rust_component",
+    ),
+    (
+        "example-bots/components/rust-euchre",
+        "euchre_component",
+        "euchre_rust_component",
     ),
     (
         "tests/components/hostile",

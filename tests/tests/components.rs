@@ -3,7 +3,9 @@
 //! (`tests/components/hostile`) meets the same outcomes as the hostile core modules. Load-time
 //! checks are exercised with small WAT components.
 
+use koth::games::bank_heist::format::{self as heist, BankHeistOptions};
 use koth::games::coup::tournament::{self, BotEntry, CoupOptions, Manifest};
+use koth::games::euchre::format::{self as euchre, EuchreOptions};
 use koth::games::Player;
 use koth::sandbox::{Bot, BotKind, Invocation, Limits, Outcome, Sandbox, SandboxOptions, TrapKind};
 use koth_tests::coup::situations;
@@ -255,5 +257,81 @@ fn bad_components_are_refused_at_load() {
     assert!(
         err.contains("koth:bots/go@0.1.0") && err.contains("not one of koth's worlds"),
         "{err}"
+    );
+}
+
+/// The Bank Heist component plays a tournament beside the Rust ports: every decision taken
+/// (no failure counted), the same results with one worker and with two.
+#[test]
+fn the_bank_heist_component_plays_a_deterministic_tournament() {
+    let sb = sandbox();
+    let me = load(&sb, &component("heist_rust_component"));
+    assert_eq!(
+        koth::worlds::check_game(&me, "bank-heist"),
+        Ok(()),
+        "a bank-heist-bot plays Bank Heist"
+    );
+    let others: Vec<Bot> = ["lurker", "gun_heck", "heist_master"]
+        .iter()
+        .map(|n| load(&sb, &koth_tests::wasm(n)))
+        .collect();
+    let mut players: Vec<&dyn Player> = vec![&me];
+    players.extend(others.iter().map(|b| b as &dyn Player));
+    let opts = BankHeistOptions {
+        tournaments: 2,
+        games: Some(200),
+        seed: 4,
+        limits: Limits::default(),
+    };
+    let one = heist::run(&players, &opts, 1, &|_, _| {});
+    let two = heist::run(&players, &opts, 2, &|_, _| {});
+    for (a, b) in one.records.iter().zip(&two.records) {
+        assert_eq!(a.void, None);
+        for (name, failures) in a.names.iter().zip(&a.failures) {
+            assert!(failures.is_empty(), "{name} failed: {failures:?}");
+        }
+        // It took part: a decision in round 1 of every game.
+        assert!(a.invocations[0] >= 200, "{:?}", a.invocations);
+        let credits = |r: &koth::games::bank_heist::driver::TournamentRecord| {
+            r.bots.iter().map(|b| b.credits).collect::<Vec<_>>()
+        };
+        assert_eq!(credits(a), credits(b), "--jobs 1 and --jobs 2 differ");
+    }
+}
+
+/// The Euchre component plays every pairing: no bad answer (it follows suit, bowers
+/// included), it beats Random 8020 more often than not, and its memory file is kept.
+#[test]
+fn the_euchre_component_plays_without_a_bad_answer() {
+    let sb = sandbox();
+    let me = load(&sb, &component("euchre_rust_component"));
+    let others: Vec<Bot> = ["random_8020", "marius"]
+        .iter()
+        .map(|n| load(&sb, &koth_tests::wasm(n)))
+        .collect();
+    let mut players: Vec<&dyn Player> = vec![&me];
+    players.extend(others.iter().map(|b| b as &dyn Player));
+    let opts = EuchreOptions {
+        games: 10,
+        ..EuchreOptions::default()
+    };
+    let run = euchre::run(&players, &opts, 2, &|_, _| {});
+    let row = |name: &str| {
+        run.leaderboard
+            .rows
+            .iter()
+            .find(|r| r.bot == name)
+            .unwrap()
+            .clone()
+    };
+    let mine = row("euchre_rust_component");
+    assert!(mine.forfeits.is_empty(), "{mine:?}");
+    assert_eq!(mine.games, 20);
+    assert!(mine.wins >= 6, "{mine:?}");
+    let again = euchre::run(&players, &opts, 1, &|_, _| {});
+    assert_eq!(
+        format!("{:?}", again.leaderboard.rows),
+        format!("{:?}", run.leaderboard.rows),
+        "--jobs 1 and --jobs 2 differ"
     );
 }

@@ -2,7 +2,6 @@
 //! the protocol's append (and, after an Exchange, the kept cards on stdout).
 
 use super::fault;
-use crate::sandbox::vfs::OpenOptions;
 use crate::sandbox::{Bot, Invocation, Outcome, Report, Vfs};
 use koth_guest::coup as sdk;
 
@@ -56,7 +55,7 @@ pub fn invoke(bot: &Bot, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
     let Some(((decision, memory),)) = answer else {
         return report;
     };
-    if write(dir, MEMORY_FILE, &memory, false).is_err() {
+    if super::write_file(dir, MEMORY_FILE, &memory, false).is_err() {
         report.outcome = Outcome::LimitExceeded;
         report.stderr.extend_from_slice(
             b"koth: the returned memory does not fit in the directory's quota\n",
@@ -81,33 +80,11 @@ pub fn invoke(bot: &Bot, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
         }
     };
     if let Some(text) = text {
-        if write(dir, history_name, text.as_bytes(), true).is_err() {
+        if super::write_file(dir, history_name, text.as_bytes(), true).is_err() {
             report.outcome = Outcome::LimitExceeded;
         }
     }
     report
-}
-
-/// Write `data` to `name` in the directory's root, appending or replacing, under its quota.
-fn write(dir: &mut Vfs, name: &str, data: &[u8], append: bool) -> Result<(), ()> {
-    let opts = OpenOptions {
-        create: true,
-        truncate: !append,
-        follow: false,
-        ..OpenOptions::default()
-    };
-    let node = dir.open(Vfs::ROOT, name.as_bytes(), opts).map_err(|_| ())?;
-    let at = if append {
-        dir.file_len(node).map_err(|_| ())?
-    } else {
-        0
-    };
-    let written = dir.write_at(node, at, data).map_err(|_| ())?;
-    if written == data.len() {
-        Ok(())
-    } else {
-        Err(())
-    }
 }
 
 fn to_world(s: &sdk::State, history: String) -> w::State {

@@ -6,8 +6,11 @@
 //! sandbox, and turns the returned move into what the protocol expects. The rules
 //! (`games/*/rules.rs`) never see a world, and the sandbox never sees a game.
 
+pub mod bank_heist;
 pub mod coup;
+pub mod euchre;
 
+use crate::sandbox::vfs::OpenOptions;
 use crate::sandbox::{Bot, BotKind, Invocation, Outcome, Report, Vfs};
 
 /// The worlds koth knows: (interface exported, world name, game).
@@ -52,7 +55,7 @@ pub fn check_game(bot: &Bot, game: &str) -> Result<(), String> {
 }
 
 /// The games whose world has an adapter.
-const ADAPTED: [&str; 1] = ["coup"];
+const ADAPTED: [&str; 3] = ["coup", "bank-heist", "euchre"];
 
 /// One decision of `bot`: through its world's adapter if it is a typed-world component,
 /// as a plain invocation otherwise.
@@ -60,6 +63,8 @@ pub fn invoke(bot: &Bot, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
     match bot.kind() {
         BotKind::World(interface) => match world_of(&interface) {
             Some((_, "coup")) => coup::invoke(bot, inv, dir),
+            Some((_, "bank-heist")) => bank_heist::invoke(bot, inv),
+            Some((_, "euchre")) => euchre::invoke(bot, inv, dir),
             _ => fault(format!("no adapter for the world of `{interface}`")),
         },
         _ => bot.invoke(inv, dir),
@@ -74,5 +79,27 @@ fn fault(why: String) -> Report {
         stdout: Vec::new(),
         stderr: Vec::new(),
         stderr_dropped: 0,
+    }
+}
+
+/// Write `data` to `name` in the directory's root, appending or replacing, under its quota.
+pub(crate) fn write_file(dir: &mut Vfs, name: &str, data: &[u8], append: bool) -> Result<(), ()> {
+    let opts = OpenOptions {
+        create: true,
+        truncate: !append,
+        follow: false,
+        ..OpenOptions::default()
+    };
+    let node = dir.open(Vfs::ROOT, name.as_bytes(), opts).map_err(|_| ())?;
+    let at = if append {
+        dir.file_len(node).map_err(|_| ())?
+    } else {
+        0
+    };
+    let written = dir.write_at(node, at, data).map_err(|_| ())?;
+    if written == data.len() {
+        Ok(())
+    } else {
+        Err(())
     }
 }
