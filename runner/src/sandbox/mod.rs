@@ -171,11 +171,8 @@ impl Sandbox {
         engine::start_epoch_ticker(&engine);
         let mut linker = Linker::new(&engine);
         wasi::add_to_linker(&mut linker).map_err(|e| SetupError::Engine(format!("{e:#}")))?;
-        let (component_engine, _) = engine::build_engine(&EngineOptions {
-            pooling: false,
-            ..opts.engine
-        })
-        .map_err(|e| SetupError::Engine(format!("{e:#}")))?;
+        let component_engine = engine::build_component_engine(&opts.engine)
+            .map_err(|e| SetupError::Engine(format!("{e:#}")))?;
         engine::start_epoch_ticker(&component_engine);
         let components = component::ComponentHost::new(component_engine)
             .map_err(|e| SetupError::Engine(format!("{e:#}")))?;

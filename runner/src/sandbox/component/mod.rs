@@ -46,8 +46,7 @@ impl std::fmt::Display for BotKind {
     }
 }
 
-/// The component engine and its WASI host, separate from the core modules' engine: a
-/// component holds several core instances, which the core engine's pool does not size for.
+/// The component engine (see `engine::build_component_engine`) and its WASI host.
 pub(crate) struct ComponentHost {
     pub engine: Engine,
     pub linker: Linker<ComponentState>,
