@@ -152,13 +152,15 @@ fn attack(bot: &Bot, attack: &str, seed: u8) -> koth::sandbox::Report {
 fn hostile_component_outcomes() {
     let sb = sandbox();
     let bot = load(&sb, &component("hostile_component"));
-    let cases: [(&str, Outcome); 6] = [
+    let cases: [(&str, Outcome); 7] = [
         ("loop", Outcome::OutOfFuel),
         ("grow", Outcome::OutOfMemory),
         ("stack", Outcome::Trap(TrapKind::StackOverflow)),
         ("output", Outcome::OutputLimit),
         ("panic", Outcome::Trap(TrapKind::Unreachable)),
         ("exit", Outcome::Exit(1)),
+        // Host handles are capped (16 per allowed descriptor): hoarding them is a limit.
+        ("handles", Outcome::LimitExceeded),
     ];
     for (name, expected) in cases {
         let r = attack(&bot, name, 1);

@@ -27,7 +27,6 @@ pub fn invoke(bot: &Bot, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
         Ok(i) => i,
         Err(e) => return fault(format!("the euchre-bot adapter cannot read the input: {e}")),
     };
-    let mut dir = dir;
     let memory = dir
         .as_deref()
         .and_then(|d| d.host_file(MEMORY_FILE))
@@ -40,7 +39,7 @@ pub fn invoke(bot: &Bot, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
     let Some(((decision, memory),)) = answer else {
         return report;
     };
-    if let Some(d) = dir.as_deref_mut() {
+    if let Some(d) = dir {
         // As for a file write past the quota: the bot's memory is not saved, the game goes on.
         if super::write_file(d, MEMORY_FILE, &memory, false).is_err() {
             report.stderr.extend_from_slice(

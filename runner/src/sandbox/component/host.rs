@@ -20,6 +20,11 @@ const WALL_EPOCH_S: u64 = 946_684_800;
 /// Fuel a host call costs, as for a core module's WASI call.
 pub(crate) const HOST_CALL_FUEL: u64 = 100;
 
+/// Host resources (streams, pollables, descriptors) a component may hold at once, per open
+/// descriptor allowed to a core module: without a cap, a loop of cheap host calls that each
+/// create a handle would grow host memory until fuel runs out.
+const RESOURCES_PER_FD: usize = 16;
+
 /// The store's data for one component invocation.
 pub(crate) struct ComponentState {
     pub ctx: WasiCtx,
@@ -278,9 +283,11 @@ pub(crate) fn state(setup: Setup<'_>) -> ComponentState {
         .allow_udp(false)
         .allow_ip_name_lookup(false)
         .socket_addr_check(|_, _| Box::pin(async { false }));
+    let mut table = ResourceTable::new();
+    table.set_max_capacity(setup.limits.open_fds as usize * RESOURCES_PER_FD);
     ComponentState {
         ctx: b.build(),
-        table: ResourceTable::new(),
+        table,
         limiter: TotalLimiter {
             memory_bytes: setup.limits.memory_bytes as usize,
             table_elements: setup.limits.table_elements as usize,

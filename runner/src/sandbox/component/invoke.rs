@@ -6,7 +6,7 @@ use super::super::outcome::{Outcome, TrapKind};
 use super::host::{self, ComponentState, Setup};
 use super::ComponentCode;
 use std::sync::atomic::Ordering;
-use wasmtime::component::{ComponentNamedList, Lift, Lower};
+use wasmtime::component::{ComponentNamedList, Lift, Lower, ResourceTableError};
 use wasmtime::{Store, Trap};
 use wasmtime_wasi::I32Exit;
 
@@ -103,6 +103,12 @@ fn classify(failure: Failure, st: &ComponentState, wall_clock_ms: u64) -> Outcom
     }
     if st.stdout.overflowed.load(Ordering::Relaxed) {
         return Outcome::OutputLimit;
+    }
+    if matches!(
+        err.downcast_ref::<ResourceTableError>(),
+        Some(ResourceTableError::Full)
+    ) {
+        return Outcome::LimitExceeded;
     }
     if let Some(trap) = err.downcast_ref::<Trap>() {
         let kind = match trap {

@@ -81,6 +81,13 @@ fn main() {
         },
         // WASI 0.2's stable `exit` carries only ok or err: any non-zero status is `exit(1)`.
         "exit" => std::process::exit(3),
+        // Hoard host handles: every call to `stdout()` makes a new output stream.
+        "handles" => {
+            let mut hoard = Vec::new();
+            loop {
+                hoard.push(wasi_stdout());
+            }
+        }
         "panic" => panic!("on purpose"),
         _ => println!("ok"),
     }
@@ -88,6 +95,17 @@ fn main() {
 
 /// Recursion that lives on the wasm stack only (no locals in linear memory), so that the
 /// engine's stack limit, not the shadow stack, is what ends it.
+/// A fresh `wasi:cli/stdout` stream handle, through the adapter-free raw import.
+fn wasi_stdout() -> u32 {
+    #[link(wasm_import_module = "wasi:cli/stdout@0.2.0")]
+    extern "C" {
+        #[link_name = "get-stdout"]
+        fn get_stdout() -> u32;
+    }
+    // SAFETY: the import takes nothing and returns a handle index.
+    unsafe { get_stdout() }
+}
+
 fn recurse(n: u64) -> u64 {
     if std::hint::black_box(n) == 0 {
         return 0;
