@@ -96,6 +96,18 @@ fn run() -> Result<(), String> {
         "tests/bots/src",
         "tests/build.rs",
         "tests/build_languages.rs",
+        "wit",
+        "example-bots/components/rust-coup/Cargo.toml",
+        "example-bots/components/rust-coup/Cargo.lock",
+        "example-bots/components/rust-coup/src",
+        "example-bots/components/rust-bank-heist/Cargo.toml",
+        "example-bots/components/rust-bank-heist/Cargo.lock",
+        "example-bots/components/rust-bank-heist/src",
+        "example-bots/components/rust-euchre/Cargo.toml",
+        "example-bots/components/rust-euchre/Cargo.lock",
+        "example-bots/components/rust-euchre/src",
+        "tests/components/hostile/Cargo.toml",
+        "tests/components/hostile/src",
     ] {
         println!("cargo:rerun-if-changed={}", workspace.join(path).display());
     }
@@ -109,6 +121,7 @@ fn run() -> Result<(), String> {
     let rust_bots = build_rust_bots(&workspace, &target_dir, &bots_dir)?;
     let c_bots = build_c_bots(&workspace.join("example-bots").join("c"), &bots_dir)?;
     let language_bots = languages::build_all(&workspace, &target_dir, &bots_dir)?;
+    let component_bots = build_components(&workspace, &target_dir, &bots_dir)?;
 
     // A C bot named like a Rust bin would silently overwrite it (or be overwritten).
     let rust_names: BTreeSet<&str> = rust_bots.iter().flatten().map(String::as_str).collect();
@@ -142,6 +155,7 @@ fn run() -> Result<(), String> {
     }
     writeln!(code, "/// Every `example-bots/c/*.c`, by stem, sorted.\npub const C_BOTS: &[&str] = &{c_bots:?};").unwrap();
     language_bots.write_consts(&mut code);
+    writeln!(code, "/// The component bots (`example-bots/components/`), by name.\npub const COMPONENT_BOTS: &[&str] = &{component_bots:?};").unwrap();
     std::fs::write(out_dir.join("bots.rs"), code).map_err(|e| format!("writing bots.rs: {e}"))?;
     println!("cargo:rustc-env=KOTH_WASM_BOTS_DIR={}", bots_dir.display());
     Ok(())
@@ -263,8 +277,86 @@ fn scrub_outer_cargo_env(cmd: &mut Command) {
     }
 }
 
+/// The Rust components (the example bots of `example-bots/components/`, the hostile one of
+/// `tests/components/`): (folder, the cdylib's file stem, the
+/// bot's name). Each is its own cargo workspace, built for wasm32-wasip2.
+const COMPONENTS: [(&str, &str, &str); 4] = [
+    (
+        "example-bots/components/rust-coup",
+        "coup_component",
+        "coup_rust_component",
+    ),
+    (
+        "example-bots/components/rust-bank-heist",
+        "bank_heist_component",
+        "heist_rust_component",
+    ),
+    (
+        "example-bots/components/rust-euchre",
+        "euchre_component",
+        "euchre_rust_component",
+    ),
+    (
+        "tests/components/hostile",
+        "hostile_component",
+        "hostile_component",
+    ),
+];
+
+/// Build every Rust component bot into `bots_dir` as `<name>.wasm`; returns the names.
+fn build_components(
+    workspace: &Path,
+    target_dir: &Path,
+    bots_dir: &Path,
+) -> Result<Vec<String>, String> {
+    const TARGET: &str = "wasm32-wasip2";
+    check_target(TARGET)?;
+    let cargo = env("CARGO")?;
+    let mut names = Vec::new();
+    for (folder, stem, name) in COMPONENTS {
+        let manifest = workspace.join(folder).join("Cargo.toml");
+        let mut cmd = Command::new(&cargo);
+        cmd.current_dir(workspace)
+            .args([
+                "build",
+                "--release",
+                "--locked",
+                "--target",
+                TARGET,
+                "--manifest-path",
+            ])
+            .arg(&manifest)
+            .arg("--target-dir")
+            .arg(target_dir)
+            .stderr(Stdio::inherit());
+        scrub_outer_cargo_env(&mut cmd);
+        let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
+        if !status.success() {
+            return Err(format!(
+                "`cargo build --release --target {TARGET} --manifest-path {}` failed ({status}); its errors are above.",
+                manifest.display()
+            ));
+        }
+        let built = target_dir
+            .join(TARGET)
+            .join("release")
+            .join(format!("{stem}.wasm"));
+        std::fs::create_dir_all(bots_dir)
+            .map_err(|e| format!("creating {}: {e}", bots_dir.display()))?;
+        std::fs::copy(&built, bots_dir.join(format!("{name}.wasm")))
+            .map_err(|e| format!("copying {}: {e}", built.display()))?;
+        names.push(name.to_string());
+    }
+    Ok(names)
+}
+
 /// Is the wasm target's standard library installed for the rustc cargo uses?
 fn check_rust_target() -> Result<(), String> {
+    check_target(WASM_TARGET)
+}
+
+/// Is `target`'s standard library installed for the rustc cargo uses?
+fn check_target(target: &str) -> Result<(), String> {
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     let out = Command::new(&rustc)
         .args(["--print", "sysroot"])
@@ -273,14 +365,14 @@ fn check_rust_target() -> Result<(), String> {
     let sysroot = String::from_utf8_lossy(&out.stdout).trim().to_string();
     let lib = Path::new(&sysroot)
         .join("lib/rustlib")
-        .join(WASM_TARGET)
+        .join(target)
         .join("lib");
     if out.status.success() && lib.is_dir() {
         return Ok(());
     }
     Err(format!(
-        "The Rust target {WASM_TARGET} is not installed (no {}).\n\
-         Install it with:  rustup target add {WASM_TARGET}\n\
+        "The Rust target {target} is not installed (no {}).\n\
+         Install it with:  rustup target add {target}\n\
          or run scripts/test, which installs everything the tests need.",
         lib.display()
     ))

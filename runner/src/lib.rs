@@ -14,3 +14,4 @@ pub mod report;
 pub mod sandbox;
 pub mod seed;
 pub mod tournament;
+pub mod worlds;

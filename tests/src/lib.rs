@@ -418,7 +418,9 @@ pub mod coup {
             let file = self.history_file(bot.name());
             let mut dir = Vfs::new(VfsLimits::default());
             dir.put_host_file(&file, self.history.as_bytes());
-            let report = bot.invoke(
+            // Through `Player`, so that a typed-world component goes through its adapter.
+            let report = koth::games::Player::invoke(
+                bot,
                 &Invocation {
                     args: self.args(bot.name()),
                     stdin: Vec::new(),

@@ -30,7 +30,7 @@ pub(crate) fn run(args: BankHeistArgs) -> anyhow::Result<ExitCode> {
         bail!("--games must be at least 1");
     }
     let setup = args.common.setup(args.bots.len())?;
-    let bots = common::load_bots(&setup.sandbox, &args.bots)?;
+    let bots = common::load_bots(&setup.sandbox, &args.bots, "bank-heist")?;
     let opts = BankHeistOptions {
         tournaments: args.tournaments,
         games: args.games,

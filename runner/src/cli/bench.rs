@@ -39,7 +39,8 @@ enum BenchWhat {
 
 #[derive(Args)]
 struct InvokeBench {
-    /// The bot as wasm (a Coup bot: it reads the history file and appends one move).
+    /// The bot as wasm (a Coup bot: it reads the history file and appends one move): a core
+    /// module or a `coup-bot` component.
     #[arg(value_name = "BOT.wasm")]
     wasm: PathBuf,
     /// The same bot compiled natively.
@@ -137,7 +138,8 @@ fn invoke_bench(a: InvokeBench) -> anyhow::Result<ExitCode> {
             let t = Instant::now();
             let mut dir = Vfs::new(VfsLimits::default());
             dir.put_host_file(FILE, HISTORY);
-            let r = bot.invoke(&inv, Some(&mut dir));
+            // Through `Player`: a typed-world component goes through its world's adapter.
+            let r = koth::games::Player::invoke(&bot, &inv, Some(&mut dir));
             let ok = r.outcome.is_ok()
                 && dir
                     .host_file(FILE)
@@ -268,7 +270,7 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
     let sandbox = a
         .engine
         .sandbox_for_bots(jobs, a.bots.len(), Limits::default().memory_bytes)?;
-    let bots = load_bots_timed(&sandbox, &a.bots)?;
+    let bots = load_bots_timed(&sandbox, &a.bots, "coup")?;
     let opts = CoupOptions {
         rounds: a.rounds,
         seed: 1,
@@ -315,9 +317,13 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
 
 /// Load every bot as a tournament does (all checked before anything runs) and say how long
 /// compiling or reading the cache took, so it is not mistaken for the run's time.
-pub(crate) fn load_bots_timed(sandbox: &Sandbox, paths: &[PathBuf]) -> anyhow::Result<Vec<Bot>> {
+pub(crate) fn load_bots_timed(
+    sandbox: &Sandbox,
+    paths: &[PathBuf],
+    game: &str,
+) -> anyhow::Result<Vec<Bot>> {
     let t = Instant::now();
-    let bots = super::common::load_bots(sandbox, paths)?;
+    let bots = super::common::load_bots(sandbox, paths, game)?;
     println!(
         "loaded {} bots in {:.2} s (compiled or from the cache)",
         bots.len(),

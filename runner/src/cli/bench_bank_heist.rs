@@ -84,7 +84,7 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
     let sandbox = a
         .engine
         .sandbox_for_bots(1, a.bots.len(), Limits::default().memory_bytes)?;
-    let bots = super::bench::load_bots_timed(&sandbox, &a.bots)?;
+    let bots = super::bench::load_bots_timed(&sandbox, &a.bots, "bank-heist")?;
     let opts = BankHeistOptions {
         tournaments: 1,
         games: Some(a.games),

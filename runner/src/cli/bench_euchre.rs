@@ -125,7 +125,7 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
     let sandbox = a
         .engine
         .sandbox_for_bots(jobs, a.bots.len(), Limits::default().memory_bytes)?;
-    let bots = super::bench::load_bots_timed(&sandbox, &a.bots)?;
+    let bots = super::bench::load_bots_timed(&sandbox, &a.bots, "euchre")?;
     let opts = EuchreOptions {
         games: a.games,
         ..EuchreOptions::default()

@@ -107,15 +107,22 @@ impl TournamentArgs {
     }
 }
 
-/// Load and check every bot before the first game: a broken bot (or two bots with one name)
-/// stops the run before anything is played, with every fault named.
-pub(crate) fn load_bots(sandbox: &Sandbox, paths: &[PathBuf]) -> anyhow::Result<Vec<Bot>> {
+/// Load and check every bot before the first game of `game` (`coup`, `bank-heist`, `euchre`):
+/// a broken bot, a component that cannot play this game, or two bots with one name stops the
+/// run before anything is played, with every fault named.
+pub(crate) fn load_bots(
+    sandbox: &Sandbox,
+    paths: &[PathBuf],
+    game: &str,
+) -> anyhow::Result<Vec<Bot>> {
     let mut bots: Vec<Bot> = Vec::new();
     let mut errors = Vec::new();
     for path in paths {
         match sandbox.load_file(path, None) {
             Ok(b) => {
-                if let Some(other) = bots.iter().find(|o| o.name() == b.name()) {
+                if let Err(why) = koth::worlds::check_game(&b, game) {
+                    errors.push(format!("bot `{}` ({}) {why}", b.name(), path.display()));
+                } else if let Some(other) = bots.iter().find(|o| o.name() == b.name()) {
                     errors.push(format!(
                         "two bots are named `{}` ({}); rename one file",
                         other.name(),

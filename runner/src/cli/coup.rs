@@ -38,7 +38,7 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
         bail!("a tournament needs at least two bots");
     }
     let setup = args.common.setup(args.bots.len())?;
-    let bots = common::load_bots(&setup.sandbox, &args.bots)?;
+    let bots = common::load_bots(&setup.sandbox, &args.bots, "coup")?;
     let opts = CoupOptions {
         rounds: args.rounds,
         seed: args.common.seed,

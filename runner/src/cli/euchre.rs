@@ -57,7 +57,7 @@ pub(crate) fn run(args: EuchreArgs) -> anyhow::Result<ExitCode> {
         bail!("--target must be at least 1");
     }
     let setup = args.common.setup(args.bots.len())?;
-    let bots = common::load_bots(&setup.sandbox, &args.bots)?;
+    let bots = common::load_bots(&setup.sandbox, &args.bots, "euchre")?;
     let opts = EuchreOptions {
         games: args.games,
         target: args.target,

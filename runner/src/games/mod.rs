@@ -107,8 +107,10 @@ impl Player for Bot {
         Bot::name(self)
     }
 
+    /// A typed-world component goes through its world's adapter (`crate::worlds`);
+    /// anything else is invoked directly.
     fn invoke(&self, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
-        Bot::invoke(self, inv, dir)
+        crate::worlds::invoke(self, inv, dir)
     }
 }
 

@@ -76,8 +76,23 @@ const MAX_CORE_INSTANCE_SIZE: usize = 4 << 20;
 /// Maximum wasm stack: wasmtime's default, stated so that it is recorded.
 const MAX_WASM_STACK: usize = 512 * 1024;
 
-/// Build the engine and the record of its settings.
+/// Build the core modules' engine and the record of its settings.
 pub(crate) fn build_engine(opts: &EngineOptions) -> wasmtime::Result<(Engine, EngineSettings)> {
+    build(opts, false)
+}
+
+/// Build the components' engine: the same settings with the component model on and the
+/// on-demand allocator (a component holds several core instances and memories, which the
+/// core modules' pool is not sized for).
+pub(crate) fn build_component_engine(opts: &EngineOptions) -> wasmtime::Result<Engine> {
+    let opts = EngineOptions {
+        pooling: false,
+        ..*opts
+    };
+    Ok(build(&opts, true)?.0)
+}
+
+fn build(opts: &EngineOptions, components: bool) -> wasmtime::Result<(Engine, EngineSettings)> {
     let mut cfg = Config::new();
     cfg.consume_fuel(true)
         .epoch_interruption(true)
@@ -90,7 +105,9 @@ pub(crate) fn build_engine(opts: &EngineOptions) -> wasmtime::Result<(Engine, En
         // A trap or proc_exit would otherwise capture a backtrace (~20 µs each); outcomes are
         // named by kind, the bot's stderr carries its own diagnostics.
         .wasm_backtrace_max_frames(None)
-        // Threads, GC, exceptions and the component model are not compiled into this wasmtime at all.
+        // Threads, GC and exceptions are not compiled into this wasmtime at all; components
+        // have their own engine.
+        .wasm_component_model(components)
         .wasm_multi_memory(false)
         .wasm_memory64(false)
         .wasm_stack_switching(false)

@@ -1,12 +1,13 @@
 //! One invocation: a fresh instance, `_start` once, the instance dropped, an [`Outcome`].
 
+use super::component::{BotKind, ComponentCode};
 use super::engine::epoch_ticks;
 use super::limits::Limits;
 use super::outcome::{Outcome, TrapKind};
 use super::vfs::{Vfs, VfsLimits};
 use super::wasi::fds::FdTable;
 use super::wasi::state::{HostState, Limiter, Stop};
-use super::Bot;
+use super::{Bot, Code, ModuleCode};
 use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 use wasmtime::{Store, Trap};
@@ -47,18 +48,22 @@ impl Bot {
     /// for a bot with no filesystem at all. Never panics on anything the bot does; every
     /// failure is an [`Outcome`].
     pub fn invoke(&self, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
+        let code = match &self.code {
+            Code::Module(m) => m,
+            Code::Component(c) => return invoke_component(self, c, inv),
+        };
         let limits = inv.limits;
-        let with_fs = dir.is_some() || self.layer.is_some();
-        let mut args = Vec::with_capacity(inv.args.len() + self.lead_args.len() + 1);
+        let with_fs = dir.is_some() || code.layer.is_some();
+        let mut args = Vec::with_capacity(inv.args.len() + code.lead_args.len() + 1);
         args.push(self.name.as_bytes().to_vec());
-        args.extend(self.lead_args.iter().cloned());
+        args.extend(code.lead_args.iter().cloned());
         args.extend(inv.args.iter().cloned());
         let mut dir = dir;
         let mut fs = dir.as_deref_mut().map(|d| {
             let limits = d.limits();
             std::mem::replace(d, Vfs::new(limits))
         });
-        if let Some(layer) = &self.layer {
+        if let Some(layer) = &code.layer {
             // A game that gives no directory still shows the layer, in a directory where the
             // bot can create nothing.
             let fs = fs.get_or_insert_with(|| {
@@ -97,9 +102,9 @@ impl Bot {
             fuel_left: limits.fuel,
             pending_fuel: 0,
         };
-        let mut store = Store::new(self.pre.module().engine(), state);
+        let mut store = Store::new(code.pre.module().engine(), state);
         store.limiter(|s| &mut s.limiter);
-        let outcome = run(self, &mut store, limits);
+        let outcome = run(code, &mut store, limits);
         let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
         let state = store.into_data();
         if let (Some(d), Some(mut fs)) = (dir, state.fs) {
@@ -118,7 +123,25 @@ impl Bot {
     }
 }
 
-fn run(bot: &Bot, store: &mut Store<HostState>, limits: Limits) -> Outcome {
+/// A component invoked as a command: `wasi:cli/run`. A component has no files (its loader
+/// refuses `wasi:filesystem/preopens`), so the bot's directory is left as it was.
+fn invoke_component(bot: &Bot, code: &ComponentCode, inv: &Invocation) -> Report {
+    match &code.kind {
+        BotKind::Command => code.run_command(&bot.name, inv),
+        kind => Report {
+            outcome: Outcome::HostFault(format!(
+                "bot `{}` is a {kind}: only its game's world adapter can call it",
+                bot.name
+            )),
+            fuel_used: 0,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            stderr_dropped: 0,
+        },
+    }
+}
+
+fn run(bot: &ModuleCode, store: &mut Store<HostState>, limits: Limits) -> Outcome {
     if let Err(e) = store.set_fuel(limits.fuel) {
         return Outcome::HostFault(format!("cannot set fuel: {e}"));
     }

@@ -26,8 +26,8 @@ pub enum LoadError {
     /// The file does not start with the wasm magic number.
     #[error("not a WebAssembly module (the file does not start with \\0asm)")]
     NotWasm,
-    /// The file is a component; only core modules (WASI preview 1) run for now.
-    #[error("this is a WebAssembly component; koth runs WASI preview 1 core modules (build for wasm32-wasip1)")]
+    /// A component where a core module was expected.
+    #[error("this is a WebAssembly component, not a core module")]
     Component,
     /// The module is malformed or uses a disabled feature.
     #[error("invalid module: {0}")]
@@ -73,14 +73,14 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
     if bytes.len() < 8 || &bytes[..4] != b"\0asm" {
         return Err(LoadError::NotWasm);
     }
-    let mut memories = 0u32;
-    let mut tables = 0u32;
-    let mut functions = 0u64;
+    let mut core = CoreChecks::default();
     let mut has_start = false;
     let mut has_memory_export = false;
     let invalid = |e: wasmparser::BinaryReaderError| LoadError::Invalid(e.to_string());
     for payload in Parser::new(0).parse_all(bytes) {
-        match payload.map_err(invalid)? {
+        let payload = payload.map_err(invalid)?;
+        core.check(&payload, limits)?;
+        match payload {
             Payload::Version {
                 encoding: Encoding::Component,
                 ..
@@ -105,11 +105,54 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
                     }
                 }
             }
+            Payload::ExportSection(reader) => {
+                for export in reader {
+                    let export = export.map_err(invalid)?;
+                    match (export.name, export.kind) {
+                        ("_start", ExternalKind::Func | ExternalKind::FuncExact) => {
+                            has_start = true
+                        }
+                        ("memory", ExternalKind::Memory) => has_memory_export = true,
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if !has_start {
+        return Err(LoadError::MissingExport(
+            "a `_start` function (is it a WASI command? a library or reactor cannot run as a bot)",
+        ));
+    }
+    if !has_memory_export {
+        return Err(LoadError::MissingExport("its linear memory as `memory`"));
+    }
+    Ok(())
+}
+
+/// The checks of one core module's sections (a bot's, or one inside a component).
+#[derive(Debug, Default)]
+pub(crate) struct CoreChecks {
+    memories: u32,
+    tables: u32,
+    functions: u64,
+}
+
+impl CoreChecks {
+    /// Check one payload of the module against the load limits.
+    pub(crate) fn check(
+        &mut self,
+        payload: &Payload<'_>,
+        limits: &LoadLimits,
+    ) -> Result<(), LoadError> {
+        let invalid = |e: wasmparser::BinaryReaderError| LoadError::Invalid(e.to_string());
+        match payload {
             Payload::MemorySection(reader) => {
-                for mem in reader {
+                for mem in reader.clone() {
                     let mem = mem.map_err(invalid)?;
-                    memories += 1;
-                    if memories > 1 {
+                    self.memories += 1;
+                    if self.memories > 1 {
                         return Err(LoadError::Memory(
                             "declares a second memory (multi-memory is not allowed)".into(),
                         ));
@@ -137,12 +180,12 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
                 }
             }
             Payload::TableSection(reader) => {
-                for table in reader {
+                for table in reader.clone() {
                     let table = table.map_err(invalid)?;
                     // Checked here so that every allocator refuses it the same way at load
                     // (the on-demand one would only fail at every instantiation).
-                    tables += 1;
-                    if tables > 1 {
+                    self.tables += 1;
+                    if self.tables > 1 {
                         return Err(LoadError::Table(
                             "declares a second table (one table per module is allowed)".into(),
                         ));
@@ -152,18 +195,6 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
                             "declares a table of {} elements, above the {}-element limit",
                             table.ty.initial, limits.table_elements
                         )));
-                    }
-                }
-            }
-            Payload::ExportSection(reader) => {
-                for export in reader {
-                    let export = export.map_err(invalid)?;
-                    match (export.name, export.kind) {
-                        ("_start", ExternalKind::Func | ExternalKind::FuncExact) => {
-                            has_start = true
-                        }
-                        ("memory", ExternalKind::Memory) => has_memory_export = true,
-                        _ => {}
                     }
                 }
             }
@@ -177,16 +208,17 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
                 )));
             }
             Payload::FunctionSection(reader) => {
-                functions += u64::from(reader.count());
-                if functions > limits.functions {
+                self.functions += u64::from(reader.count());
+                if self.functions > limits.functions {
                     return Err(LoadError::TooComplex(format!(
-                        "defines {functions} functions, above the {}-function limit (compiling costs memory per function)",
+                        "defines {} functions, above the {}-function limit (compiling costs memory per function)",
+                        self.functions,
                         limits.functions
                     )));
                 }
             }
             Payload::CodeSectionEntry(body) => {
-                let depth = max_nesting(&body).map_err(invalid)?;
+                let depth = max_nesting(body).map_err(invalid)?;
                 if depth > limits.nesting {
                     return Err(LoadError::TooComplex(format!(
                         "nests blocks {depth} deep in one function, above the {}-level limit (compiling costs memory per level)",
@@ -196,16 +228,8 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
             }
             _ => {}
         }
+        Ok(())
     }
-    if !has_start {
-        return Err(LoadError::MissingExport(
-            "a `_start` function (is it a WASI command? a library or reactor cannot run as a bot)",
-        ));
-    }
-    if !has_memory_export {
-        return Err(LoadError::MissingExport("its linear memory as `memory`"));
-    }
-    Ok(())
 }
 
 /// The deepest nesting of `block`, `loop`, `if` and `try_table` in a function body.

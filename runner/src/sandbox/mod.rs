@@ -5,6 +5,7 @@
 //! [`Report`] back: one [`Outcome`], the fuel used, stdout and stderr.
 
 pub mod cache;
+pub mod component;
 pub mod engine;
 pub mod errno;
 pub mod hostcall_loops;
@@ -17,6 +18,7 @@ pub mod vfs;
 pub(crate) mod wasi;
 
 pub use cache::CodeCache;
+pub use component::BotKind;
 pub use engine::{EngineOptions, EngineSettings};
 pub use errno::Errno;
 pub use invoke::{Invocation, Report};
@@ -77,12 +79,24 @@ pub struct Sandbox {
     python_path: Option<PathBuf>,
     /// The interpreter, compiled at the first `.py` bot and shared by all of them.
     python: OnceLock<Result<python::Interpreter, LoadError>>,
+    components: component::ComponentHost,
 }
 
 /// A loaded bot: compiled once, instantiated fresh for every invocation.
 pub struct Bot {
     name: String,
     sha256: [u8; 32],
+    code: Code,
+}
+
+/// A bot's compiled code: a core module or a component.
+enum Code {
+    Module(ModuleCode),
+    Component(component::ComponentCode),
+}
+
+/// A compiled core module and the exports an invocation needs.
+struct ModuleCode {
     pre: InstancePre<wasi::state::HostState>,
     start_export: ModuleExport,
     memory_export: ModuleExport,
@@ -116,6 +130,48 @@ impl Bot {
     pub fn sha256_hex(&self) -> String {
         hex::encode(self.sha256)
     }
+
+    /// What kind of bot this is: a core module, a command component, or which typed world.
+    pub fn kind(&self) -> BotKind {
+        match &self.code {
+            Code::Module(m) if m.layer.is_some() => BotKind::PythonScript,
+            Code::Module(_) => BotKind::Module,
+            Code::Component(c) => c.kind.clone(),
+        }
+    }
+
+    /// Call a typed-world component's `decide` with `params` (the world's types, as a
+    /// game's world adapter builds them); the result is `Some` when the call ended `ok`.
+    /// On a core module or command component the outcome is a host fault: the caller
+    /// should have checked [`Bot::kind`].
+    pub fn call_world<P, R>(&self, inv: &Invocation, params: P) -> (Report, Option<R>)
+    where
+        P: wasmtime::component::ComponentNamedList + wasmtime::component::Lower + Send + Sync,
+        R: wasmtime::component::ComponentNamedList
+            + wasmtime::component::Lift
+            + Send
+            + Sync
+            + 'static,
+    {
+        match &self.code {
+            Code::Component(c) if matches!(c.kind, BotKind::World(_)) => {
+                c.call(&self.name, inv, params)
+            }
+            _ => (
+                Report {
+                    outcome: Outcome::HostFault(format!(
+                        "bot `{}` is not a typed-world component",
+                        self.name
+                    )),
+                    fuel_used: 0,
+                    stdout: Vec::new(),
+                    stderr: Vec::new(),
+                    stderr_dropped: 0,
+                },
+                None,
+            ),
+        }
+    }
 }
 
 impl Sandbox {
@@ -126,6 +182,11 @@ impl Sandbox {
         engine::start_epoch_ticker(&engine);
         let mut linker = Linker::new(&engine);
         wasi::add_to_linker(&mut linker).map_err(|e| SetupError::Engine(format!("{e:#}")))?;
+        let component_engine = engine::build_component_engine(&opts.engine)
+            .map_err(|e| SetupError::Engine(format!("{e:#}")))?;
+        engine::start_epoch_ticker(&component_engine);
+        let components = component::ComponentHost::new(component_engine)
+            .map_err(|e| SetupError::Engine(format!("{e:#}")))?;
         let cache = match opts.cache_dir {
             Some(d) => Some(CodeCache::open(d, &engine)?),
             None => None,
@@ -138,6 +199,7 @@ impl Sandbox {
             cache,
             python_path: python::default_interpreter(),
             python: OnceLock::new(),
+            components,
         })
     }
 
@@ -189,13 +251,22 @@ impl Sandbox {
         })
     }
 
-    /// Load a bot from module bytes.
+    /// Load a bot from module or component bytes.
     pub fn load_bytes(&self, name: &str, bytes: &[u8]) -> Result<Bot, BotError> {
         let fail = |error| BotError {
             bot: name.to_string(),
             file: None,
             error,
         };
+        if wasmparser::Parser::is_component(bytes) {
+            component::prescan(bytes, &self.load).map_err(fail)?;
+            let code = component::load(&self.components, bytes, &self.load).map_err(fail)?;
+            return Ok(Bot {
+                name: name.to_string(),
+                sha256: Sha256::digest(bytes).into(),
+                code: Code::Component(code),
+            });
+        }
         loader::prescan(bytes, &self.load).map_err(fail)?;
         let sha256: [u8; 32] = Sha256::digest(bytes).into();
         let module = loader::compile(
@@ -227,11 +298,13 @@ impl Sandbox {
         Ok(Bot {
             name: name.to_string(),
             sha256,
-            pre,
-            start_export,
-            memory_export,
-            lead_args: Vec::new(),
-            layer: None,
+            code: Code::Module(ModuleCode {
+                pre,
+                start_export,
+                memory_export,
+                lead_args: Vec::new(),
+                layer: None,
+            }),
         })
     }
 }

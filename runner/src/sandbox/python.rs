@@ -9,7 +9,7 @@
 
 use super::loader::LoadError;
 use super::vfs::ReadOnlyLayer;
-use super::{Bot, Sandbox};
+use super::{Bot, Code, ModuleCode, Sandbox};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -75,11 +75,16 @@ pub(crate) fn load_interpreter(
     let bot = sb
         .load_bytes("python", &bytes)
         .map_err(|e| LoadError::Python(format!("the CPython interpreter: {}", e.error)))?;
-    Ok(Interpreter {
-        pre: bot.pre,
-        start_export: bot.start_export,
-        memory_export: bot.memory_export,
-    })
+    match bot.code {
+        Code::Module(m) => Ok(Interpreter {
+            pre: m.pre,
+            start_export: m.start_export,
+            memory_export: m.memory_export,
+        }),
+        Code::Component(_) => Err(LoadError::Python(
+            "the CPython interpreter is a component, not the pinned core module".into(),
+        )),
+    }
 }
 
 /// A Python bot: the script at `path` (its name is the file stem unless `name` is given),
@@ -111,10 +116,12 @@ pub(crate) fn script_bot(interp: &Interpreter, path: &Path, name: &str) -> Resul
     Ok(Bot {
         name: name.to_string(),
         sha256,
-        pre: interp.pre.clone(),
-        start_export: interp.start_export,
-        memory_export: interp.memory_export,
-        lead_args,
-        layer: Some(Arc::new(layer)),
+        code: Code::Module(ModuleCode {
+            pre: interp.pre.clone(),
+            start_export: interp.start_export,
+            memory_export: interp.memory_export,
+            lead_args,
+            layer: Some(Arc::new(layer)),
+        }),
     })
 }

@@ -1,0 +1,129 @@
+//! WASI preview-2 components: loaded, checked and run under the same contract as core
+//! modules (fuel, memory, virtual clocks, seeded randomness, no network, the same outcomes).
+//!
+//! Game-blind like the rest of the sandbox: a component is either a `wasi:cli/command` (run
+//! like a core module) or exports one `koth:bots/<interface>` instance whose `decide`
+//! function a game's world adapter (`crate::worlds`) calls with typed values.
+
+mod host;
+mod invoke;
+mod prescan;
+
+pub(crate) use host::ComponentState;
+pub(crate) use prescan::prescan;
+
+use super::limits::LoadLimits;
+use super::loader::LoadError;
+use std::sync::mpsc;
+use std::time::Duration;
+use wasmtime::component::{Component, ComponentExportIndex, InstancePre, Linker};
+use wasmtime::Engine;
+
+/// The package of koth's typed bot worlds.
+pub const WORLD_PACKAGE: &str = "koth:bots/";
+
+/// The function every typed world exports.
+pub const WORLD_FUNCTION: &str = "decide";
+
+/// What kind of bot a file is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BotKind {
+    /// A WASI preview-1 core module.
+    Module,
+    /// A plain Python script, run by the pinned CPython for WASI (a core module).
+    PythonScript,
+    /// A WASI preview-2 `wasi:cli/command` component.
+    Command,
+    /// A component exporting a typed world's interface, e.g. `koth:bots/coup@0.1.0`.
+    World(String),
+}
+
+impl std::fmt::Display for BotKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BotKind::Module => f.write_str("core module (WASI preview 1)"),
+            BotKind::PythonScript => f.write_str("Python script (CPython 3.12 for WASI)"),
+            BotKind::Command => f.write_str("component, world wasi:cli/command"),
+            BotKind::World(i) => write!(f, "component, typed world exporting {i}"),
+        }
+    }
+}
+
+/// The component engine (see `engine::build_component_engine`) and its WASI host.
+pub(crate) struct ComponentHost {
+    pub engine: Engine,
+    pub linker: Linker<ComponentState>,
+}
+
+impl ComponentHost {
+    pub fn new(engine: Engine) -> wasmtime::Result<Self> {
+        let linker = host::linker(&engine)?;
+        Ok(ComponentHost { engine, linker })
+    }
+}
+
+/// A compiled component, ready to instantiate.
+pub(crate) struct ComponentCode {
+    pub pre: InstancePre<ComponentState>,
+    pub kind: BotKind,
+    /// The function to call: `wasi:cli/run`'s `run`, or the world's `decide`.
+    pub func: ComponentExportIndex,
+}
+
+/// Compile (bounded in time), link and classify a component that passed [`prescan`].
+pub(crate) fn load(
+    host: &ComponentHost,
+    bytes: &[u8],
+    limits: &LoadLimits,
+) -> Result<ComponentCode, LoadError> {
+    let component = compile(&host.engine, bytes, limits)?;
+    let ty = component.component_type();
+    let mut found: Option<(String, BotKind, &'static str)> = None;
+    for (name, _) in ty.exports(&host.engine) {
+        let kind = if name.starts_with("wasi:cli/run@0.2") {
+            (BotKind::Command, "run")
+        } else if name.starts_with(WORLD_PACKAGE) {
+            (BotKind::World(name.to_string()), WORLD_FUNCTION)
+        } else {
+            continue;
+        };
+        if let Some((other, _, _)) = &found {
+            return Err(LoadError::WrongType(format!(
+                "both `{other}` and `{name}`, but a bot implements one world"
+            )));
+        }
+        found = Some((name.to_string(), kind.0, kind.1));
+    }
+    let Some((instance, kind, func)) = found else {
+        return Err(LoadError::MissingExport(
+            "`wasi:cli/run` or a `koth:bots` world interface (see wit/): is it a library?",
+        ));
+    };
+    let func = component
+        .get_export_index(None, &instance)
+        .and_then(|i| component.get_export_index(Some(&i), func))
+        .ok_or_else(|| LoadError::WrongType(format!("`{instance}` without a `{func}` function")))?;
+    let pre = host
+        .linker
+        .instantiate_pre(&component)
+        .map_err(|e| LoadError::Invalid(format!("{e:#}")))?;
+    Ok(ComponentCode { pre, kind, func })
+}
+
+/// Compile on a worker thread and give up after the time bound, as for core modules.
+fn compile(engine: &Engine, bytes: &[u8], limits: &LoadLimits) -> Result<Component, LoadError> {
+    let (tx, rx) = mpsc::channel();
+    let engine2 = engine.clone();
+    let owned = bytes.to_vec();
+    std::thread::Builder::new()
+        .name("koth-compile".into())
+        .spawn(move || {
+            let _ = tx.send(Component::new(&engine2, &owned).map_err(|e| format!("{e:#}")));
+        })
+        .map_err(|e| LoadError::Compile(format!("cannot start the compiler thread: {e}")))?;
+    match rx.recv_timeout(Duration::from_millis(limits.compile_ms)) {
+        Ok(Ok(c)) => Ok(c),
+        Ok(Err(e)) => Err(LoadError::Compile(e)),
+        Err(_) => Err(LoadError::CompileTimeout(limits.compile_ms)),
+    }
+}

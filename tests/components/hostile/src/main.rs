@@ -1,0 +1,114 @@
+//! One hostile component, many attacks: `argv[1]` names the attack. The component tests
+//! (`tests/tests/components.rs`) assert the outcome of each, as the hostile suite does for
+//! core modules.
+
+use std::io::Write;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+fn main() {
+    let attack = std::env::args().nth(1).unwrap_or_default();
+    match attack.as_str() {
+        // Burn fuel forever.
+        "loop" => {
+            let mut x: u64 = 0;
+            loop {
+                x = std::hint::black_box(x.wrapping_add(1));
+            }
+        }
+        // Allocate until the memory limit refuses a grow.
+        "grow" => {
+            let mut hoard: Vec<Vec<u8>> = Vec::new();
+            loop {
+                hoard.push(vec![1u8; 1 << 20]);
+                std::hint::black_box(&hoard);
+            }
+        }
+        // Recurse without end.
+        "stack" => {
+            println!("{}", recurse(std::hint::black_box(1)));
+        }
+        // Print far more than the 64 KiB of stdout.
+        "output" => {
+            let line = [b'x'; 1024];
+            let mut out = std::io::stdout().lock();
+            loop {
+                if out.write_all(&line).is_err() {
+                    std::process::exit(9);
+                }
+            }
+        }
+        // Flood stderr: kept up to its cap, never a violation.
+        "stderr" => {
+            let line = [b'e'; 1024];
+            for _ in 0..200 {
+                let _ = std::io::stderr().write_all(&line);
+            }
+            println!("done");
+        }
+        // Print the clocks: virtual, so the same on every run and moved only by fuel.
+        "clock" => {
+            let t0 = Instant::now();
+            let mut x = 0u64;
+            for i in 0..100_000u64 {
+                x = std::hint::black_box(x ^ i);
+            }
+            let dt = t0.elapsed().as_nanos();
+            let wall = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0);
+            println!("elapsed {dt} wall {wall} {x}");
+        }
+        // A long sleep: it must not block the host, only move the virtual clock.
+        "sleep" => {
+            let t0 = Instant::now();
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+            println!("slept {}", t0.elapsed().as_secs());
+        }
+        // Print random bytes: the same for the same invocation seed.
+        "random" => {
+            let mut m = std::collections::HashMap::new();
+            for i in 0..8 {
+                m.insert(i, i);
+            }
+            let order: Vec<i32> = m.keys().copied().collect();
+            println!("hashmap order {order:?}");
+        }
+        // Reach for the network.
+        "network" => match std::net::TcpStream::connect("127.0.0.1:80") {
+            Ok(_) => println!("connected"),
+            Err(e) => println!("refused: {e}"),
+        },
+        // WASI 0.2's stable `exit` carries only ok or err: any non-zero status is `exit(1)`.
+        "exit" => std::process::exit(3),
+        // Hoard host handles: every call to `stdout()` makes a new output stream.
+        "handles" => {
+            let mut hoard = Vec::new();
+            loop {
+                hoard.push(wasi_stdout());
+            }
+        }
+        "panic" => panic!("on purpose"),
+        _ => println!("ok"),
+    }
+}
+
+/// Recursion that lives on the wasm stack only (no locals in linear memory), so that the
+/// engine's stack limit, not the shadow stack, is what ends it.
+/// A fresh `wasi:cli/stdout` stream handle, through the adapter-free raw import.
+fn wasi_stdout() -> u32 {
+    #[link(wasm_import_module = "wasi:cli/stdout@0.2.0")]
+    extern "C" {
+        #[link_name = "get-stdout"]
+        fn get_stdout() -> u32;
+    }
+    // SAFETY: the import takes nothing and returns a handle index.
+    unsafe { get_stdout() }
+}
+
+fn recurse(n: u64) -> u64 {
+    if std::hint::black_box(n) == 0 {
+        return 0;
+    }
+    recurse(std::hint::black_box(n + 1)).wrapping_add(std::hint::black_box(n))
+}

@@ -1,0 +1,339 @@
+//! WASI preview-2 components: the Rust `coup-bot` component (`example-bots/components/
+//! rust-coup`) plays Coup through its world's adapter, and the hostile command component
+//! (`tests/components/hostile`) meets the same outcomes as the hostile core modules. Load-time
+//! checks are exercised with small WAT components.
+
+use koth::games::bank_heist::format::{self as heist, BankHeistOptions};
+use koth::games::coup::tournament::{self, BotEntry, CoupOptions, Manifest};
+use koth::games::euchre::format::{self as euchre, EuchreOptions};
+use koth::games::Player;
+use koth::sandbox::{Bot, BotKind, Invocation, Limits, Outcome, Sandbox, SandboxOptions, TrapKind};
+use koth_tests::coup::situations;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+fn component(name: &str) -> PathBuf {
+    assert!(
+        koth_tests::COMPONENT_BOTS.contains(&name),
+        "build.rs built no component `{name}` (built: {:?})",
+        koth_tests::COMPONENT_BOTS
+    );
+    koth_tests::bots_dir().join(format!("{name}.wasm"))
+}
+
+fn sandbox() -> Sandbox {
+    Sandbox::new(SandboxOptions::default()).expect("sandbox")
+}
+
+fn load(sb: &Sandbox, path: &PathBuf) -> Bot {
+    sb.load_file(path, None)
+        .unwrap_or_else(|e| panic!("{} does not load: {e}", path.display()))
+}
+
+#[test]
+fn kinds_are_recognised_and_games_checked() {
+    let sb = sandbox();
+    let coup = load(&sb, &component("coup_rust_component"));
+    assert_eq!(coup.kind(), BotKind::World("koth:bots/coup@0.1.0".into()));
+    assert!(koth::worlds::check_game(&coup, "coup").is_ok());
+    let err = koth::worlds::check_game(&coup, "euchre").unwrap_err();
+    assert!(err.contains("coup-bot") && err.contains("euchre"), "{err}");
+
+    let hostile = load(&sb, &component("hostile_component"));
+    assert_eq!(hostile.kind(), BotKind::Command);
+    let err = koth::worlds::check_game(&hostile, "coup").unwrap_err();
+    assert!(err.contains("history file"), "{err}");
+    assert!(koth::worlds::check_game(&hostile, "bank-heist").is_ok());
+
+    let module = load(&sb, &koth_tests::wasm("random"));
+    assert_eq!(module.kind(), BotKind::Module);
+}
+
+/// Every protocol situation answered legally by the component, under three seeds.
+#[test]
+fn the_coup_component_answers_every_situation_legally() {
+    let sb = sandbox();
+    let bot = load(&sb, &component("coup_rust_component"));
+    let mut failures = Vec::new();
+    for s in situations() {
+        for seed in 0..3 {
+            if let Err(e) = s.run(&bot, seed) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn archive(bots: &[(Bot, PathBuf)], sb: &Sandbox, jobs: usize) -> BTreeMap<String, Vec<u8>> {
+    let players: Vec<&dyn Player> = bots.iter().map(|(b, _)| b as &dyn Player).collect();
+    let opts = CoupOptions {
+        rounds: 3,
+        seed: 23,
+        ..CoupOptions::default()
+    };
+    let t = tournament::run(&players, &opts, jobs, &|_, _| {});
+    let n = bots.len() as u64;
+    assert_eq!(t.void_games(), 0);
+    for row in &t.leaderboard.rows {
+        assert!(
+            row.forfeits.is_empty() && row.games == 6 * (n - 1),
+            "--jobs {jobs}: {row:?}"
+        );
+    }
+    let me = t
+        .leaderboard
+        .rows
+        .iter()
+        .find(|r| r.bot == "coup_rust_component")
+        .unwrap();
+    // A real player: it wins games against the seed's bots.
+    assert!(me.wins >= 3, "the component won too little: {me:?}");
+    let manifest = Manifest {
+        game: "coup".into(),
+        koth_version: "test".into(),
+        bots: bots
+            .iter()
+            .map(|(b, p)| BotEntry {
+                name: b.name().into(),
+                file: p.file_name().unwrap().to_string_lossy().into_owned(),
+                sha256: b.sha256_hex(),
+            })
+            .collect(),
+        options: opts,
+        engine: sb.settings().clone(),
+    };
+    koth_tests::archive_tree(|archive| tournament::write_archive(&t, &manifest, archive))
+}
+
+/// The component against Rust example bots: no forfeit, and the archive byte for byte the
+/// same with one worker and with two. Its memory file is in the archive's scratch.
+#[test]
+fn the_coup_component_plays_a_deterministic_tournament() {
+    let sb = sandbox();
+    let mut paths = vec![component("coup_rust_component")];
+    paths.extend(["random", "lawyer", "calculator"].map(koth_tests::wasm));
+    let bots: Vec<(Bot, PathBuf)> = paths.into_iter().map(|p| (load(&sb, &p), p)).collect();
+    let one = archive(&bots, &sb, 1);
+    let two = archive(&bots, &sb, 2);
+    assert_eq!(
+        one.keys().collect::<Vec<_>>(),
+        two.keys().collect::<Vec<_>>()
+    );
+    for (k, v) in &one {
+        assert!(two[k] == *v, "{k} differs between --jobs 1 and --jobs 2");
+    }
+    assert!(
+        one.keys().any(|k| k.contains("scratch")
+            && k.contains("coup_rust_component")
+            && k.ends_with("memory")),
+        "no memory file in the scratch: {:?}",
+        one.keys()
+            .filter(|k| k.contains("scratch"))
+            .collect::<Vec<_>>()
+    );
+}
+
+/// One invocation of the hostile component with `attack` as argv[1].
+fn attack(bot: &Bot, attack: &str, seed: u8) -> koth::sandbox::Report {
+    bot.invoke(
+        &Invocation {
+            args: vec![attack.as_bytes().to_vec()],
+            stdin: Vec::new(),
+            seed: [seed; 32],
+            clock_start_ns: 0,
+            limits: Limits::default(),
+        },
+        None,
+    )
+}
+
+#[test]
+fn hostile_component_outcomes() {
+    let sb = sandbox();
+    let bot = load(&sb, &component("hostile_component"));
+    let cases: [(&str, Outcome); 7] = [
+        ("loop", Outcome::OutOfFuel),
+        ("grow", Outcome::OutOfMemory),
+        ("stack", Outcome::Trap(TrapKind::StackOverflow)),
+        ("output", Outcome::OutputLimit),
+        ("panic", Outcome::Trap(TrapKind::Unreachable)),
+        ("exit", Outcome::Exit(1)),
+        // Host handles are capped (16 per allowed descriptor): hoarding them is a limit.
+        ("handles", Outcome::LimitExceeded),
+    ];
+    for (name, expected) in cases {
+        let r = attack(&bot, name, 1);
+        assert_eq!(r.outcome, expected, "{name}: {r:?}");
+    }
+    let r = attack(&bot, "output", 1);
+    assert_eq!(r.stdout.len(), 64 << 10);
+    // stderr is kept up to its cap and never a violation.
+    let r = attack(&bot, "stderr", 1);
+    assert_eq!(r.outcome, Outcome::Ok);
+    assert_eq!(r.stderr.len(), 64 << 10);
+    assert_eq!(r.stderr_dropped, 200 * 1024 - (64 << 10));
+    // No network.
+    let r = attack(&bot, "network", 1);
+    assert_eq!(r.outcome, Outcome::Ok);
+    assert!(
+        r.stdout.starts_with(b"refused"),
+        "{:?}",
+        String::from_utf8_lossy(&r.stdout)
+    );
+    // The host is unharmed: the next invocation works.
+    assert_eq!(attack(&bot, "ok", 1).stdout, b"ok\n");
+}
+
+#[test]
+fn hostile_component_clocks_and_random_are_deterministic() {
+    let sb = sandbox();
+    let bot = load(&sb, &component("hostile_component"));
+    // Virtual clocks: the same on every run; time moves with fuel (about 2 ms of virtual
+    // time for the loop), and the wall clock starts at 2000-01-01.
+    let a = attack(&bot, "clock", 1);
+    let b = attack(&bot, "clock", 2);
+    assert_eq!(a.outcome, Outcome::Ok);
+    assert_eq!(a.stdout, b.stdout);
+    let text = String::from_utf8_lossy(&a.stdout).into_owned();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let elapsed: u64 = words[1].parse().unwrap();
+    let wall: u128 = words[3].parse().unwrap();
+    assert!(elapsed > 100_000 && elapsed <= a.fuel_used, "{text}");
+    assert!(
+        (946_684_800_000_000_000..946_684_801_000_000_000).contains(&wall),
+        "{text}"
+    );
+    // An hour's sleep returns at once and moves the virtual clock by an hour.
+    let t = std::time::Instant::now();
+    let r = attack(&bot, "sleep", 1);
+    assert_eq!(r.stdout, b"slept 3600\n");
+    assert!(t.elapsed().as_secs() < 5);
+    // Random (here: the hash map's seed) comes from the invocation's seed.
+    let r1 = attack(&bot, "random", 1);
+    let r2 = attack(&bot, "random", 1);
+    assert_eq!(r1.stdout, r2.stdout);
+    let differs = (2..10).any(|s| attack(&bot, "random", s).stdout != r1.stdout);
+    assert!(differs, "eight seeds gave the same hash-map order");
+}
+
+fn load_wat(sb: &Sandbox, wat: &str) -> Result<Bot, String> {
+    let bytes = wat::parse_str(wat).expect("valid WAT");
+    sb.load_bytes("wat_component", &bytes)
+        .map_err(|e| e.to_string())
+}
+
+/// Load-time checks name the bot and what is wrong.
+#[test]
+fn bad_components_are_refused_at_load() {
+    let sb = sandbox();
+    let err = load_wat(
+        &sb,
+        r#"(component (import "wasi:http/types@0.2.0" (instance)))"#,
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("wat_component") && err.contains("wasi:http/types@0.2.0"),
+        "{err}"
+    );
+    let err = load_wat(&sb, r#"(component (import "koth:host/secret" (instance)))"#).unwrap_err();
+    assert!(err.contains("koth:host/secret"), "{err}");
+    let err = load_wat(&sb, "(component)").unwrap_err();
+    assert!(err.contains("does not export"), "{err}");
+    let err = load_wat(&sb, r#"(component (core module (memory 1 1 shared)))"#).unwrap_err();
+    assert!(err.contains("shared memory"), "{err}");
+    let err = load_wat(&sb, r#"(component (core module (memory 2000)))"#).unwrap_err();
+    assert!(err.contains("minimum memory"), "{err}");
+    let err = load_wat(
+        &sb,
+        r#"(component
+             (core module $m (func (export "f") (result i32) i32.const 0))
+             (core instance $i (instantiate $m))
+             (func $f (result u32) (canon lift (core func $i "f")))
+             (instance $run (export "decide" (func $f)))
+             (export "koth:bots/go@0.1.0" (instance $run)))"#,
+    )
+    .map(|b| koth::worlds::check_game(&b, "coup"))
+    .expect("loads")
+    .unwrap_err();
+    assert!(
+        err.contains("koth:bots/go@0.1.0") && err.contains("not one of koth's worlds"),
+        "{err}"
+    );
+}
+
+/// The Bank Heist component plays a tournament beside the Rust ports: every decision taken
+/// (no failure counted), the same results with one worker and with two.
+#[test]
+fn the_bank_heist_component_plays_a_deterministic_tournament() {
+    let sb = sandbox();
+    let me = load(&sb, &component("heist_rust_component"));
+    assert_eq!(
+        koth::worlds::check_game(&me, "bank-heist"),
+        Ok(()),
+        "a bank-heist-bot plays Bank Heist"
+    );
+    let others: Vec<Bot> = ["lurker", "gun_heck", "heist_master"]
+        .iter()
+        .map(|n| load(&sb, &koth_tests::wasm(n)))
+        .collect();
+    let mut players: Vec<&dyn Player> = vec![&me];
+    players.extend(others.iter().map(|b| b as &dyn Player));
+    let opts = BankHeistOptions {
+        tournaments: 2,
+        games: Some(200),
+        seed: 4,
+        limits: Limits::default(),
+    };
+    let one = heist::run(&players, &opts, 1, &|_, _| {});
+    let two = heist::run(&players, &opts, 2, &|_, _| {});
+    for (a, b) in one.records.iter().zip(&two.records) {
+        assert_eq!(a.void, None);
+        for (name, failures) in a.names.iter().zip(&a.failures) {
+            assert!(failures.is_empty(), "{name} failed: {failures:?}");
+        }
+        // It took part: a decision in round 1 of every game.
+        assert!(a.invocations[0] >= 200, "{:?}", a.invocations);
+        let credits = |r: &koth::games::bank_heist::driver::TournamentRecord| {
+            r.bots.iter().map(|b| b.credits).collect::<Vec<_>>()
+        };
+        assert_eq!(credits(a), credits(b), "--jobs 1 and --jobs 2 differ");
+    }
+}
+
+/// The Euchre component plays every pairing: no bad answer (it follows suit, bowers
+/// included), it beats Random 8020 more often than not, and its memory file is kept.
+#[test]
+fn the_euchre_component_plays_without_a_bad_answer() {
+    let sb = sandbox();
+    let me = load(&sb, &component("euchre_rust_component"));
+    let others: Vec<Bot> = ["random_8020", "marius"]
+        .iter()
+        .map(|n| load(&sb, &koth_tests::wasm(n)))
+        .collect();
+    let mut players: Vec<&dyn Player> = vec![&me];
+    players.extend(others.iter().map(|b| b as &dyn Player));
+    let opts = EuchreOptions {
+        games: 10,
+        ..EuchreOptions::default()
+    };
+    let run = euchre::run(&players, &opts, 2, &|_, _| {});
+    let row = |name: &str| {
+        run.leaderboard
+            .rows
+            .iter()
+            .find(|r| r.bot == name)
+            .unwrap()
+            .clone()
+    };
+    let mine = row("euchre_rust_component");
+    assert!(mine.forfeits.is_empty(), "{mine:?}");
+    assert_eq!(mine.games, 20);
+    assert!(mine.wins >= 6, "{mine:?}");
+    let again = euchre::run(&players, &opts, 1, &|_, _| {});
+    assert_eq!(
+        format!("{:?}", again.leaderboard.rows),
+        format!("{:?}", run.leaderboard.rows),
+        "--jobs 1 and --jobs 2 differ"
+    );
+}
