@@ -25,7 +25,7 @@ fn sandbox() -> Sandbox {
     Sandbox::new(SandboxOptions::default()).expect("sandbox")
 }
 
-fn load(sb: &Sandbox, path: &PathBuf) -> Bot {
+fn load(sb: &Sandbox, path: &std::path::Path) -> Bot {
     sb.load_file(path, None)
         .unwrap_or_else(|e| panic!("{} does not load: {e}", path.display()))
 }
