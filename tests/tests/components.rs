@@ -337,3 +337,60 @@ fn the_euchre_component_plays_without_a_bad_answer() {
         "--jobs 1 and --jobs 2 differ"
     );
 }
+
+/// Components are cached like core modules: the first load writes the compiled component into
+/// the cache folder (under a component's own file name), and a second sandbox loads it from
+/// there: with a compile time bound of 0 ms it could not compile it again, and the file is not
+/// rewritten.
+#[test]
+fn a_compiled_component_is_cached() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cached = |compile_ms| {
+        Sandbox::new(SandboxOptions {
+            cache_dir: Some(dir.path().to_path_buf()),
+            load: koth::sandbox::LoadLimits {
+                compile_ms,
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .expect("sandbox")
+    };
+    let path = component("coup_rust_component");
+    let first = load(&cached(120_000), &path);
+    let files: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .expect("cache dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with(&first.sha256_hex()) && name.ends_with(".component.cwasm"),
+        "{name}"
+    );
+    let written = std::fs::metadata(&files[0]).unwrap().modified().unwrap();
+
+    // Without the cache, a 0 ms bound refuses the component: the bound is real.
+    let uncached = Sandbox::new(SandboxOptions {
+        load: koth::sandbox::LoadLimits {
+            compile_ms: 0,
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .expect("sandbox");
+    let err = uncached.load_file(&path, None).unwrap_err().to_string();
+    assert!(err.contains("compil"), "{err}");
+
+    let second = load(&cached(0), &path);
+    assert_eq!(second.kind(), first.kind());
+    assert_eq!(
+        std::fs::metadata(&files[0]).unwrap().modified().unwrap(),
+        written
+    );
+    // And the cached code plays: the opening decision of a game is legal.
+    for s in situations().iter().take(3) {
+        s.run(&second, 0)
+            .expect("legal answer from the cached component");
+    }
+}

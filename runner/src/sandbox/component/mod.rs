@@ -12,6 +12,7 @@ mod prescan;
 pub(crate) use host::ComponentState;
 pub(crate) use prescan::prescan;
 
+use super::cache::CodeCache;
 use super::limits::LoadLimits;
 use super::loader::LoadError;
 use std::sync::mpsc;
@@ -70,13 +71,25 @@ pub(crate) struct ComponentCode {
     pub func: ComponentExportIndex,
 }
 
-/// Compile (bounded in time), link and classify a component that passed [`prescan`].
+/// Compile (bounded in time, or read from the cache), link and classify a component that
+/// passed [`prescan`]. `sha` is the SHA-256 of `bytes`; `cache` was opened for `host.engine`.
 pub(crate) fn load(
     host: &ComponentHost,
     bytes: &[u8],
+    sha: &[u8; 32],
+    cache: Option<&CodeCache>,
     limits: &LoadLimits,
 ) -> Result<ComponentCode, LoadError> {
-    let component = compile(&host.engine, bytes, limits)?;
+    let component = match cache.and_then(|c| c.get_component(&host.engine, sha)) {
+        Some(c) => c,
+        None => {
+            let c = compile(&host.engine, bytes, limits)?;
+            if let Some(cache) = cache {
+                cache.put_component(sha, &c);
+            }
+            c
+        }
+    };
     let ty = component.component_type();
     let mut found: Option<(String, BotKind, &'static str)> = None;
     for (name, _) in ty.exports(&host.engine) {
