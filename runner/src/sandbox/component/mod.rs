@@ -131,12 +131,28 @@ fn compile(engine: &Engine, bytes: &[u8], limits: &LoadLimits) -> Result<Compone
     std::thread::Builder::new()
         .name("koth-compile".into())
         .spawn(move || {
-            let _ = tx.send(Component::new(&engine2, &owned).map_err(|e| format!("{e:#}")));
+            // wasmtime may panic on a component it cannot translate (wasmtime 48 does on an
+            // adapter it generated and then found invalid): that is a refused bot, not a crash.
+            let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                Component::new(&engine2, &owned).map_err(|e| format!("{e:#}"))
+            }))
+            .unwrap_or_else(|panic| {
+                let why = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("no message");
+                Err(format!("wasmtime could not compile it: {why}"))
+            });
+            let _ = tx.send(compiled);
         })
         .map_err(|e| LoadError::Compile(format!("cannot start the compiler thread: {e}")))?;
     match rx.recv_timeout(Duration::from_millis(limits.compile_ms)) {
         Ok(Ok(c)) => Ok(c),
         Ok(Err(e)) => Err(LoadError::Compile(e)),
-        Err(_) => Err(LoadError::CompileTimeout(limits.compile_ms)),
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(LoadError::CompileTimeout(limits.compile_ms)),
+        Err(mpsc::RecvTimeoutError::Disconnected) => Err(LoadError::Compile(
+            "the compiler thread ended without a result".into(),
+        )),
     }
 }
