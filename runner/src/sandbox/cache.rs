@@ -197,3 +197,38 @@ impl CodeCache {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::engine::{build_component_engine, build_engine, EngineOptions};
+
+    /// A module and a component cached under the same hash are two files, and each is read
+    /// back only as what it is.
+    #[test]
+    fn modules_and_components_do_not_collide() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let opts = EngineOptions::default();
+        let (engine, _) = build_engine(&opts).expect("engine");
+        let cengine = build_component_engine(&opts).expect("component engine");
+        let modules = CodeCache::open(dir.path().join("c"), &engine).expect("cache");
+        let components = CodeCache::open(dir.path().join("c"), &cengine).expect("cache");
+        let sha = [7u8; 32];
+        let module =
+            Module::new(&engine, wat::parse_str("(module)").expect("wat")).expect("module");
+        let component = Component::new(&cengine, wat::parse_str("(component)").expect("wat"))
+            .expect("component");
+
+        modules.put(&sha, &module);
+        assert!(modules.get(&engine, &sha).is_some());
+        assert!(components.get_component(&cengine, &sha).is_none());
+        components.put_component(&sha, &component);
+        assert!(components.get_component(&cengine, &sha).is_some());
+        assert!(modules.get(&engine, &sha).is_some());
+        assert_ne!(
+            modules.path_for(&sha, CodeKind::Module),
+            components.path_for(&sha, CodeKind::Component)
+        );
+        assert_eq!(std::fs::read_dir(dir.path().join("c")).unwrap().count(), 2);
+    }
+}
