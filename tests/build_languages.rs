@@ -8,10 +8,12 @@
 //! | `example-bots/zig` | every `*.zig`, by stem | Zig 0.14.1 (PyPI `ziglang`, pinned) |
 //! | `example-bots/assemblyscript` | every `*.ts`, by stem | its `npm ci` (assemblyscript + wasi-shim) |
 //! | `example-bots/go` | the module, named by its path's last element | Go 1.21+ (`GOOS=wasip1`) |
+//! | `example-bots/components/python-coup` | `coup_python_component` (a `coup-bot` component) | componentize-py 0.25.1 (PyPI, in a venv) |
+//! | `example-bots/components/js-coup` | `coup_js_component` (a `coup-bot` component) | its `npm install --no-save` (componentize-qjs 0.4.5) |
 //!
 //! A missing toolchain fails the build with the command that installs it, as for C. The way
 //! around is explicit: a language named in `KOTH_SKIP_LANGUAGES=go,zig` (keys `cpp`, `zig`,
-//! `assemblyscript`, `go`, or `all`) or in `target/koth-skip-languages` (where
+//! `assemblyscript`, `go`, `componentize_py`, `componentize_qjs`, or `all`) or in `target/koth-skip-languages` (where
 //! `scripts/setup` records a toolchain it could not install) is left unbuilt, its bots listed
 //! in `SKIPPED_LANGUAGE_BOTS` with the reason, and `cfg(koth_skip_<key>)` set, with which each
 //! such bot's test marks itself ignored: `cargo test` names every skipped bot instead of
@@ -23,6 +25,10 @@ use std::process::Command;
 
 /// The Zig release the bots are written for: Zig's std API changes between releases.
 const ZIG_VERSION: &str = "0.14.1";
+/// The componentize-py release the Python component is built with (`scripts/setup` installs it).
+const COMPONENTIZE_PY_VERSION: &str = "0.25.1";
+/// The world the component bots implement.
+const COUP_WORLD: &str = "coup-bot";
 /// clang++ for the C++ bots (override with `KOTH_CLANGXX`).
 const DEFAULT_CLANGXX: &str = "clang++-14";
 /// Where Debian's `golang-1.2x-go` packages put `go`, newest first, when `go` on PATH is
@@ -41,9 +47,20 @@ enum Lang {
     Zig,
     AssemblyScript,
     Go,
+    /// Python, as a typed-world component.
+    ComponentizePy,
+    /// JavaScript, as a typed-world component.
+    ComponentizeQjs,
 }
 
-const LANGS: [Lang; 4] = [Lang::Cpp, Lang::Zig, Lang::AssemblyScript, Lang::Go];
+const LANGS: [Lang; 6] = [
+    Lang::Cpp,
+    Lang::Zig,
+    Lang::AssemblyScript,
+    Lang::Go,
+    Lang::ComponentizePy,
+    Lang::ComponentizeQjs,
+];
 
 impl Lang {
     /// Its key in `KOTH_SKIP_LANGUAGES` and in `cfg(koth_skip_<key>)`.
@@ -53,7 +70,14 @@ impl Lang {
             Lang::Zig => "zig",
             Lang::AssemblyScript => "assemblyscript",
             Lang::Go => "go",
+            Lang::ComponentizePy => "componentize_py",
+            Lang::ComponentizeQjs => "componentize_qjs",
         }
+    }
+
+    /// Whether its bots are components (tested in `components.rs`, not `languages.rs`).
+    fn component(self) -> bool {
+        matches!(self, Lang::ComponentizePy | Lang::ComponentizeQjs)
     }
 
     fn title(self) -> &'static str {
@@ -62,6 +86,8 @@ impl Lang {
             Lang::Zig => "Zig",
             Lang::AssemblyScript => "AssemblyScript",
             Lang::Go => "Go",
+            Lang::ComponentizePy => "componentize-py",
+            Lang::ComponentizeQjs => "componentize-qjs",
         }
     }
 
@@ -71,6 +97,8 @@ impl Lang {
             Lang::Zig => "example-bots/zig",
             Lang::AssemblyScript => "example-bots/assemblyscript",
             Lang::Go => "example-bots/go",
+            Lang::ComponentizePy => "example-bots/components/python-coup",
+            Lang::ComponentizeQjs => "example-bots/components/js-coup",
         }
     }
 
@@ -87,11 +115,32 @@ impl Lang {
                 "add bookworm-backports to apt's sources, then \
                  apt-get install -y -t bookworm-backports golang-1.23-go"
             }
+            Lang::ComponentizePy => {
+                "python3 -m venv ~/.cache/koth/componentize-py && \
+                 ~/.cache/koth/componentize-py/bin/pip install componentize-py==0.25.1"
+            }
+            Lang::ComponentizeQjs => {
+                "(cd example-bots/components/js-coup && npm install --no-save)"
+            }
         }
     }
 
     /// The bots in `dir`: name and source (a file, or for Go the module's folder), sorted.
     fn sources(self, dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
+        // One component per folder, from its entry file.
+        let entry = match self {
+            Lang::ComponentizePy => Some(("coup_python_component", "app.py")),
+            Lang::ComponentizeQjs => Some(("coup_js_component", "coup.js")),
+            _ => None,
+        };
+        if let Some((name, file)) = entry {
+            let src = dir.join(file);
+            return Ok(if src.is_file() {
+                vec![(name.to_string(), src)]
+            } else {
+                Vec::new()
+            });
+        }
         if self == Lang::Go {
             let go_mod = dir.join("go.mod");
             let text = match std::fs::read_to_string(&go_mod) {
@@ -209,6 +258,33 @@ impl Lang {
                     format!("no Go 1.21+ (needed for GOOS=wasip1): {}.", seen.join(", "))
                 })
             }
+            Lang::ComponentizePy => {
+                let tool = componentize_py();
+                let version = output(std::slice::from_ref(&tool), &["--version"])
+                    .ok_or_else(|| format!("`{tool}` does not run."))?;
+                if version.split_whitespace().last() != Some(COMPONENTIZE_PY_VERSION) {
+                    return Err(format!(
+                        "`{tool}` is {}, but the bot is built with componentize-py \
+                         {COMPONENTIZE_PY_VERSION}.",
+                        version.trim()
+                    ));
+                }
+                Ok(vec![tool])
+            }
+            Lang::ComponentizeQjs => {
+                if !runs("node", &["--version"]) {
+                    return Err("`node` (Node.js) is not installed.".into());
+                }
+                let cli = dir.join("node_modules/componentize-qjs/bin/componentize-qjs");
+                if !cli.is_file() {
+                    return Err(format!(
+                        "componentize-qjs is not installed in {} (no {}).",
+                        dir.display(),
+                        cli.display()
+                    ));
+                }
+                Ok(vec![cli.display().to_string()])
+            }
         }
     }
 
@@ -283,6 +359,33 @@ impl Lang {
                     cmd.env("GOCACHE", target_dir.join("go-cache"));
                 }
             }
+            Lang::ComponentizePy => {
+                // componentize-py compiles the app where it finds it, leaving `__pycache__`:
+                // it builds from a copy in the target dir, so nothing is written beside the
+                // sources.
+                let module = src.file_stem().and_then(|s| s.to_str()).unwrap_or("app");
+                let stage = target_dir.join("componentize-py-src");
+                let _ = std::fs::remove_dir_all(&stage);
+                std::fs::create_dir_all(&stage)
+                    .map_err(|e| format!("creating {}: {e}", stage.display()))?;
+                let file = src.file_name().unwrap_or_default();
+                std::fs::copy(src, stage.join(file))
+                    .map_err(|e| format!("copying {}: {e}", src.display()))?;
+                cmd.current_dir(&stage)
+                    .arg("-d")
+                    .arg(wit_dir(dir))
+                    .args(["-w", COUP_WORLD, "componentize", module, "-o"])
+                    .arg(out);
+            }
+            Lang::ComponentizeQjs => {
+                // `--sync`: the host does not enable the component model's async ABI.
+                cmd.args(["--sync", "-n", COUP_WORLD, "-w"])
+                    .arg(wit_dir(dir))
+                    .arg("-j")
+                    .arg(src)
+                    .arg("-o")
+                    .arg(out);
+            }
         }
         let result = cmd
             .output()
@@ -350,6 +453,28 @@ impl Lang {
     }
 }
 
+/// The workspace's `wit/`, from a component bot's folder (`example-bots/components/<bot>`).
+fn wit_dir(bot_dir: &Path) -> PathBuf {
+    bot_dir.join("../../../wit")
+}
+
+/// componentize-py: `$KOTH_COMPONENTIZE_PY`, else the venv `scripts/setup` makes in
+/// `${XDG_CACHE_HOME:-~/.cache}/koth/componentize-py`, else `componentize-py` on PATH.
+fn componentize_py() -> String {
+    if let Ok(p) = std::env::var("KOTH_COMPONENTIZE_PY") {
+        return p;
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")));
+    if let Some(venv) = cache.map(|c| c.join("koth/componentize-py/bin/componentize-py")) {
+        if venv.is_file() {
+            return venv.display().to_string();
+        }
+    }
+    "componentize-py".into()
+}
+
 fn runs(program: &str, args: &[&str]) -> bool {
     Command::new(program)
         .args(args)
@@ -375,7 +500,7 @@ fn output(program: &[String], args: &[&str]) -> Option<String> {
 pub fn rerun_if_changed(workspace: &Path) {
     for lang in LANGS {
         let dir = workspace.join(lang.folder());
-        if lang == Lang::AssemblyScript {
+        if matches!(lang, Lang::AssemblyScript | Lang::ComponentizeQjs) {
             for (_, src) in lang.sources(&dir).unwrap_or_default() {
                 println!("cargo:rerun-if-changed={}", src.display());
             }
@@ -398,7 +523,15 @@ pub fn rerun_if_changed(workspace: &Path) {
         let _ = std::fs::write(&record, "");
     }
     println!("cargo:rerun-if-changed={}", record.display());
-    for var in ["KOTH_SKIP_LANGUAGES", "KOTH_CLANGXX", "KOTH_ZIG", "KOTH_GO"] {
+    // componentize-qjs builds from the shared WIT files.
+    println!("cargo:rerun-if-changed={}", workspace.join("wit").display());
+    for var in [
+        "KOTH_SKIP_LANGUAGES",
+        "KOTH_CLANGXX",
+        "KOTH_ZIG",
+        "KOTH_GO",
+        "KOTH_COMPONENTIZE_PY",
+    ] {
         println!("cargo:rerun-if-env-changed={var}");
     }
 }
@@ -448,7 +581,8 @@ pub fn build_all(
         .find(|(k, _)| k != "all" && k != "python" && !LANGS.iter().any(|l| l.key() == k))
     {
         return Err(format!(
-            "{from} names `{bad}`; the keys are cpp, zig, assemblyscript, go, python and all"
+            "{from} names `{bad}`; the keys are cpp, zig, assemblyscript, go, \
+             componentize_py, componentize_qjs, python and all"
         ));
     }
     // Python bots need no build, only the interpreter scripts/install-python fetches.
@@ -517,29 +651,44 @@ impl LanguageBots {
 
     /// The constants of `bots.rs`, and the cfgs that mark skipped languages' tests ignored.
     pub fn write_consts(&self, code: &mut String) {
-        let mut built: Vec<(&str, &str)> = self
-            .built
-            .iter()
-            .flat_map(|(l, names)| names.iter().map(move |n| (n.as_str(), l.title())))
-            .collect();
-        built.sort();
-        let names: Vec<&str> = built.iter().map(|(n, _)| *n).collect();
-        let skipped: Vec<(&str, &str)> = self
-            .skipped
-            .iter()
-            .flat_map(|(_, names, why)| names.iter().map(move |n| (n.as_str(), why.as_str())))
-            .collect();
+        let built = |components: bool| {
+            let mut v: Vec<(&str, &str)> = self
+                .built
+                .iter()
+                .filter(|(l, _)| l.component() == components)
+                .flat_map(|(l, names)| names.iter().map(move |n| (n.as_str(), l.title())))
+                .collect();
+            v.sort();
+            v
+        };
+        let skipped = |components: bool| -> Vec<(&str, &str)> {
+            self.skipped
+                .iter()
+                .filter(|(l, _, _)| l.component() == components)
+                .flat_map(|(_, names, why)| names.iter().map(move |n| (n.as_str(), why.as_str())))
+                .collect()
+        };
+        let (modules, components) = (built(false), built(true));
+        let names: Vec<&str> = modules.iter().map(|(n, _)| *n).collect();
+        let component_names: Vec<&str> = components.iter().map(|(n, _)| *n).collect();
         writeln!(
             code,
             "/// Every bot of `example-bots/{{cpp,zig,assemblyscript,go}}` built this time, sorted.\n\
              pub const LANGUAGE_BOTS: &[&str] = &{names:?};\n\
              /// Each of [`LANGUAGE_BOTS`] with its language.\n\
-             pub const LANGUAGE_BOT_LANGUAGES: &[(&str, &str)] = &{built:?};\n\
+             pub const LANGUAGE_BOT_LANGUAGES: &[(&str, &str)] = &{modules:?};\n\
              /// The language bots not built because `KOTH_SKIP_LANGUAGES` named their language:\n\
              /// (bot, why). Their tests report themselves ignored.\n\
-             pub const SKIPPED_LANGUAGE_BOTS: &[(&str, &str)] = &{skipped:?};\n\
+             pub const SKIPPED_LANGUAGE_BOTS: &[(&str, &str)] = &{:?};\n\
+             /// The component bots built with another language's toolchain (componentize-py,\n\
+             /// componentize-qjs), sorted.\n\
+             pub const LANGUAGE_COMPONENT_BOTS: &[&str] = &{component_names:?};\n\
+             /// Those not built, and why; their tests report themselves ignored.\n\
+             pub const SKIPPED_LANGUAGE_COMPONENT_BOTS: &[(&str, &str)] = &{:?};\n\
              /// Why the plain Python bots' tests are skipped (`cfg(koth_skip_python)`), if they are.\n\
              pub const PYTHON_SKIPPED: Option<&str> = {:?};",
+            skipped(false),
+            skipped(true),
             self.python_skipped
         )
         .unwrap();

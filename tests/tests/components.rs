@@ -65,7 +65,12 @@ fn the_coup_component_answers_every_situation_legally() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-fn archive(bots: &[(Bot, PathBuf)], sb: &Sandbox, jobs: usize) -> BTreeMap<String, Vec<u8>> {
+fn archive(
+    bots: &[(Bot, PathBuf)],
+    sb: &Sandbox,
+    jobs: usize,
+    me: &str,
+) -> BTreeMap<String, Vec<u8>> {
     let players: Vec<&dyn Player> = bots.iter().map(|(b, _)| b as &dyn Player).collect();
     let opts = CoupOptions {
         rounds: 3,
@@ -81,12 +86,7 @@ fn archive(bots: &[(Bot, PathBuf)], sb: &Sandbox, jobs: usize) -> BTreeMap<Strin
             "--jobs {jobs}: {row:?}"
         );
     }
-    let me = t
-        .leaderboard
-        .rows
-        .iter()
-        .find(|r| r.bot == "coup_rust_component")
-        .unwrap();
+    let me = t.leaderboard.rows.iter().find(|r| r.bot == me).unwrap();
     // A real player: it wins games against the seed's bots.
     assert!(me.wins >= 3, "the component won too little: {me:?}");
     let manifest = Manifest {
@@ -110,12 +110,20 @@ fn archive(bots: &[(Bot, PathBuf)], sb: &Sandbox, jobs: usize) -> BTreeMap<Strin
 /// same with one worker and with two. Its memory file is in the archive's scratch.
 #[test]
 fn the_coup_component_plays_a_deterministic_tournament() {
+    plays_a_deterministic_tournament(component("coup_rust_component"));
+}
+
+/// `path` (a `coup-bot` component) against three Rust example bots over 3 rounds: no forfeit,
+/// at least 3 wins, the archive byte for byte the same at `--jobs` 1 and 2, and the memory it
+/// returned kept as the file `memory` in its scratch.
+fn plays_a_deterministic_tournament(path: PathBuf) {
     let sb = sandbox();
-    let mut paths = vec![component("coup_rust_component")];
+    let me = path.file_stem().unwrap().to_string_lossy().into_owned();
+    let mut paths = vec![path];
     paths.extend(["random", "lawyer", "calculator"].map(koth_tests::wasm));
     let bots: Vec<(Bot, PathBuf)> = paths.into_iter().map(|p| (load(&sb, &p), p)).collect();
-    let one = archive(&bots, &sb, 1);
-    let two = archive(&bots, &sb, 2);
+    let one = archive(&bots, &sb, 1, &me);
+    let two = archive(&bots, &sb, 2, &me);
     assert_eq!(
         one.keys().collect::<Vec<_>>(),
         two.keys().collect::<Vec<_>>()
@@ -124,14 +132,83 @@ fn the_coup_component_plays_a_deterministic_tournament() {
         assert!(two[k] == *v, "{k} differs between --jobs 1 and --jobs 2");
     }
     assert!(
-        one.keys().any(|k| k.contains("scratch")
-            && k.contains("coup_rust_component")
-            && k.ends_with("memory")),
+        one.keys()
+            .any(|k| k.contains("scratch") && k.contains(&me) && k.ends_with("memory")),
         "no memory file in the scratch: {:?}",
         one.keys()
             .filter(|k| k.contains("scratch"))
             .collect::<Vec<_>>()
     );
+}
+
+/// A component built with another language's toolchain (`tests/build_languages.rs`).
+fn language_component(name: &str) -> PathBuf {
+    for (bot, why) in koth_tests::SKIPPED_LANGUAGE_COMPONENT_BOTS {
+        eprintln!("SKIPPED: {bot}: {why}");
+    }
+    assert!(
+        koth_tests::LANGUAGE_COMPONENT_BOTS.contains(&name),
+        "build.rs built no component `{name}` (built: {:?}; skipped: {:?})",
+        koth_tests::LANGUAGE_COMPONENT_BOTS,
+        koth_tests::SKIPPED_LANGUAGE_COMPONENT_BOTS
+    );
+    koth_tests::bots_dir().join(format!("{name}.wasm"))
+}
+
+/// Loads as a `coup-bot` component and answers every protocol situation legally (3 seeds).
+fn answers_every_situation_legally(path: &std::path::Path) {
+    let sb = sandbox();
+    let bot = load(&sb, path);
+    assert_eq!(bot.kind(), BotKind::World("koth:bots/coup@0.1.0".into()));
+    let mut failures = Vec::new();
+    for s in situations() {
+        for seed in 0..3 {
+            if let Err(e) = s.run(&bot, seed) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The Python component (componentize-py: CPython inside the component) passes the load
+/// checks (its WASI imports are all ones the host provides) and answers legally.
+#[test]
+#[cfg_attr(
+    koth_skip_componentize_py,
+    ignore = "SKIPPED: coup_python_component: componentize-py unavailable (see SKIPPED_LANGUAGE_COMPONENT_BOTS)"
+)]
+fn the_python_component_answers_every_situation_legally() {
+    answers_every_situation_legally(&language_component("coup_python_component"));
+}
+
+#[test]
+#[cfg_attr(
+    koth_skip_componentize_py,
+    ignore = "SKIPPED: coup_python_component: componentize-py unavailable (see SKIPPED_LANGUAGE_COMPONENT_BOTS)"
+)]
+fn the_python_component_plays_a_deterministic_tournament() {
+    plays_a_deterministic_tournament(language_component("coup_python_component"));
+}
+
+/// The JavaScript component (componentize-qjs: QuickJS, two core instances with a memory
+/// each, joined by wasmtime's adapters) loads and answers legally.
+#[test]
+#[cfg_attr(
+    koth_skip_componentize_qjs,
+    ignore = "SKIPPED: coup_js_component: componentize-qjs unavailable (see SKIPPED_LANGUAGE_COMPONENT_BOTS)"
+)]
+fn the_js_component_answers_every_situation_legally() {
+    answers_every_situation_legally(&language_component("coup_js_component"));
+}
+
+#[test]
+#[cfg_attr(
+    koth_skip_componentize_qjs,
+    ignore = "SKIPPED: coup_js_component: componentize-qjs unavailable (see SKIPPED_LANGUAGE_COMPONENT_BOTS)"
+)]
+fn the_js_component_plays_a_deterministic_tournament() {
+    plays_a_deterministic_tournament(language_component("coup_js_component"));
 }
 
 /// One invocation of the hostile component with `attack` as argv[1].
@@ -336,4 +413,61 @@ fn the_euchre_component_plays_without_a_bad_answer() {
         format!("{:?}", run.leaderboard.rows),
         "--jobs 1 and --jobs 2 differ"
     );
+}
+
+/// Components are cached like core modules: the first load writes the compiled component into
+/// the cache folder (under a component's own file name), and a second sandbox loads it from
+/// there: with a compile time bound of 0 ms it could not compile it again, and the file is not
+/// rewritten.
+#[test]
+fn a_compiled_component_is_cached() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cached = |compile_ms| {
+        Sandbox::new(SandboxOptions {
+            cache_dir: Some(dir.path().to_path_buf()),
+            load: koth::sandbox::LoadLimits {
+                compile_ms,
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .expect("sandbox")
+    };
+    let path = component("coup_rust_component");
+    let first = load(&cached(120_000), &path);
+    let files: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .expect("cache dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with(&first.sha256_hex()) && name.ends_with(".component.cwasm"),
+        "{name}"
+    );
+    let written = std::fs::metadata(&files[0]).unwrap().modified().unwrap();
+
+    // Without the cache, a 0 ms bound refuses the component: the bound is real.
+    let uncached = Sandbox::new(SandboxOptions {
+        load: koth::sandbox::LoadLimits {
+            compile_ms: 0,
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .expect("sandbox");
+    let err = uncached.load_file(&path, None).unwrap_err().to_string();
+    assert!(err.contains("compil"), "{err}");
+
+    let second = load(&cached(0), &path);
+    assert_eq!(second.kind(), first.kind());
+    assert_eq!(
+        std::fs::metadata(&files[0]).unwrap().modified().unwrap(),
+        written
+    );
+    // And the cached code plays: the opening decision of a game is legal.
+    for s in situations().iter().take(3) {
+        s.run(&second, 0)
+            .expect("legal answer from the cached component");
+    }
 }

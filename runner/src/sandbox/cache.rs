@@ -1,10 +1,14 @@
 //! On-disk cache of compiled code, keyed by the module's SHA-256 and the engine's
 //! compatibility hash (wasmtime version and every setting that changes compiled code).
+//! Core modules and components share the folder; a component's file name says so, so a
+//! module and a component of the same bytes (impossible today: the header differs) could
+//! never be mistaken for each other, and each is deserialised only as what it is.
 
 use sha2::{Digest, Sha256};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
+use wasmtime::component::Component;
 use wasmtime::{Engine, Module};
 
 /// A cache folder that koth refuses: what is in it is native code the host runs, so nobody
@@ -18,7 +22,16 @@ pub struct CacheError {
     pub why: String,
 }
 
-/// A folder of precompiled modules.
+/// What a cache file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeKind {
+    /// A compiled core module.
+    Module,
+    /// A compiled component.
+    Component,
+}
+
+/// A folder of precompiled modules and components.
 #[derive(Debug, Clone)]
 pub struct CodeCache {
     dir: PathBuf,
@@ -112,35 +125,64 @@ impl CodeCache {
         std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache").join("koth"))
     }
 
-    fn path_for(&self, module_sha: &[u8; 32]) -> PathBuf {
+    /// The file of a module (`<sha>-<engine>.cwasm`) or of a component
+    /// (`<sha>-<engine>.component.cwasm`).
+    pub fn path_for(&self, sha: &[u8; 32], kind: CodeKind) -> PathBuf {
+        let suffix = match kind {
+            CodeKind::Module => "",
+            CodeKind::Component => ".component",
+        };
         self.dir.join(format!(
-            "{}-{}.cwasm",
-            hex::encode(module_sha),
+            "{}-{}{suffix}.cwasm",
+            hex::encode(sha),
             self.engine_key
         ))
     }
 
+    /// The path of a trusted cache file of this kind, if there is one.
+    fn trusted_file(&self, sha: &[u8; 32], kind: CodeKind) -> Option<PathBuf> {
+        let path = self.path_for(sha, kind);
+        // A file someone else could have written is never loaded.
+        (path.is_file() && untrusted(&path).is_none()).then_some(path)
+    }
+
     /// A cached module, if one is there and loads.
     pub fn get(&self, engine: &Engine, module_sha: &[u8; 32]) -> Option<Module> {
-        let path = self.path_for(module_sha);
-        // A file someone else could have written is never loaded.
-        if !path.is_file() || untrusted(&path).is_some() {
-            return None;
-        }
+        let path = self.trusted_file(module_sha, CodeKind::Module)?;
         // SAFETY: the file was written by `put` below into koth's own cache folder from a
         // module this engine compiled; wasmtime checks its version and settings header.
         unsafe { Module::deserialize_file(engine, &path) }.ok()
     }
 
+    /// A cached component, if one is there and loads.
+    pub fn get_component(&self, engine: &Engine, sha: &[u8; 32]) -> Option<Component> {
+        let path = self.trusted_file(sha, CodeKind::Component)?;
+        // SAFETY: as for `get`: written by `put_component` from a component this engine
+        // compiled, into koth's own folder; wasmtime checks the header and that it is a
+        // component, not a module.
+        unsafe { Component::deserialize_file(engine, &path) }.ok()
+    }
+
+    /// Store a compiled component; failures only cost a recompile next time.
+    pub fn put_component(&self, sha: &[u8; 32], component: &Component) {
+        if let Ok(bytes) = component.serialize() {
+            self.write(sha, CodeKind::Component, &bytes);
+        }
+    }
+
     /// Store a compiled module; failures only cost a recompile next time.
     pub fn put(&self, module_sha: &[u8; 32], module: &Module) {
-        let Ok(bytes) = module.serialize() else {
-            return;
-        };
+        if let Ok(bytes) = module.serialize() {
+            self.write(module_sha, CodeKind::Module, &bytes);
+        }
+    }
+
+    /// Write a cache file atomically (a temporary file renamed), private to the user.
+    fn write(&self, sha: &[u8; 32], kind: CodeKind, bytes: &[u8]) {
         if std::fs::create_dir_all(&self.dir).is_err() {
             return;
         }
-        let path = self.path_for(module_sha);
+        let path = self.path_for(sha, kind);
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
         // Private to the user: `get` refuses a file its group or others could write.
         let mut options = std::fs::OpenOptions::new();
@@ -149,9 +191,44 @@ impl CodeCache {
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
         let written = options
             .open(&tmp)
-            .and_then(|mut f| std::io::Write::write_all(&mut f, &bytes));
+            .and_then(|mut f| std::io::Write::write_all(&mut f, bytes));
         if written.is_ok() && std::fs::rename(&tmp, &path).is_err() {
             let _ = std::fs::remove_file(&tmp);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::engine::{build_component_engine, build_engine, EngineOptions};
+
+    /// A module and a component cached under the same hash are two files, and each is read
+    /// back only as what it is.
+    #[test]
+    fn modules_and_components_do_not_collide() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let opts = EngineOptions::default();
+        let (engine, _) = build_engine(&opts).expect("engine");
+        let cengine = build_component_engine(&opts).expect("component engine");
+        let modules = CodeCache::open(dir.path().join("c"), &engine).expect("cache");
+        let components = CodeCache::open(dir.path().join("c"), &cengine).expect("cache");
+        let sha = [7u8; 32];
+        let module =
+            Module::new(&engine, wat::parse_str("(module)").expect("wat")).expect("module");
+        let component = Component::new(&cengine, wat::parse_str("(component)").expect("wat"))
+            .expect("component");
+
+        modules.put(&sha, &module);
+        assert!(modules.get(&engine, &sha).is_some());
+        assert!(components.get_component(&cengine, &sha).is_none());
+        components.put_component(&sha, &component);
+        assert!(components.get_component(&cengine, &sha).is_some());
+        assert!(modules.get(&engine, &sha).is_some());
+        assert_ne!(
+            modules.path_for(&sha, CodeKind::Module),
+            components.path_for(&sha, CodeKind::Component)
+        );
+        assert_eq!(std::fs::read_dir(dir.path().join("c")).unwrap().count(), 2);
     }
 }

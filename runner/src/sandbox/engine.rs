@@ -108,7 +108,11 @@ fn build(opts: &EngineOptions, components: bool) -> wasmtime::Result<(Engine, En
         // Threads, GC and exceptions are not compiled into this wasmtime at all; components
         // have their own engine.
         .wasm_component_model(components)
-        .wasm_multi_memory(false)
+        // Components: the adapters wasmtime generates between two core instances of one
+        // component (each with its memory, as componentize-qjs's output has) are validated
+        // with the engine's features and use both memories. The guest's own core modules
+        // are still held to one memory each by the load checks (`component::prescan`).
+        .wasm_multi_memory(components)
         .wasm_memory64(false)
         .wasm_stack_switching(false)
         .wasm_wide_arithmetic(false);

@@ -17,7 +17,7 @@ pub mod python;
 pub mod vfs;
 pub(crate) mod wasi;
 
-pub use cache::CodeCache;
+pub use cache::{CodeCache, CodeKind};
 pub use component::BotKind;
 pub use engine::{EngineOptions, EngineSettings};
 pub use errno::Errno;
@@ -80,6 +80,8 @@ pub struct Sandbox {
     /// The interpreter, compiled at the first `.py` bot and shared by all of them.
     python: OnceLock<Result<python::Interpreter, LoadError>>,
     components: component::ComponentHost,
+    /// The same cache folder, keyed by the component engine's settings.
+    component_cache: Option<CodeCache>,
 }
 
 /// A loaded bot: compiled once, instantiated fresh for every invocation.
@@ -187,9 +189,12 @@ impl Sandbox {
         engine::start_epoch_ticker(&component_engine);
         let components = component::ComponentHost::new(component_engine)
             .map_err(|e| SetupError::Engine(format!("{e:#}")))?;
-        let cache = match opts.cache_dir {
-            Some(d) => Some(CodeCache::open(d, &engine)?),
-            None => None,
+        let (cache, component_cache) = match opts.cache_dir {
+            Some(d) => (
+                Some(CodeCache::open(d.clone(), &engine)?),
+                Some(CodeCache::open(d, &components.engine)?),
+            ),
+            None => (None, None),
         };
         Ok(Sandbox {
             engine,
@@ -200,6 +205,7 @@ impl Sandbox {
             python_path: python::default_interpreter(),
             python: OnceLock::new(),
             components,
+            component_cache,
         })
     }
 
@@ -260,10 +266,18 @@ impl Sandbox {
         };
         if wasmparser::Parser::is_component(bytes) {
             component::prescan(bytes, &self.load).map_err(fail)?;
-            let code = component::load(&self.components, bytes, &self.load).map_err(fail)?;
+            let sha256: [u8; 32] = Sha256::digest(bytes).into();
+            let code = component::load(
+                &self.components,
+                bytes,
+                &sha256,
+                self.component_cache.as_ref(),
+                &self.load,
+            )
+            .map_err(fail)?;
             return Ok(Bot {
                 name: name.to_string(),
-                sha256: Sha256::digest(bytes).into(),
+                sha256,
                 code: Code::Component(code),
             });
         }

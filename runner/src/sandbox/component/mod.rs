@@ -12,6 +12,7 @@ mod prescan;
 pub(crate) use host::ComponentState;
 pub(crate) use prescan::prescan;
 
+use super::cache::CodeCache;
 use super::limits::LoadLimits;
 use super::loader::LoadError;
 use std::sync::mpsc;
@@ -70,13 +71,25 @@ pub(crate) struct ComponentCode {
     pub func: ComponentExportIndex,
 }
 
-/// Compile (bounded in time), link and classify a component that passed [`prescan`].
+/// Compile (bounded in time, or read from the cache), link and classify a component that
+/// passed [`prescan`]. `sha` is the SHA-256 of `bytes`; `cache` was opened for `host.engine`.
 pub(crate) fn load(
     host: &ComponentHost,
     bytes: &[u8],
+    sha: &[u8; 32],
+    cache: Option<&CodeCache>,
     limits: &LoadLimits,
 ) -> Result<ComponentCode, LoadError> {
-    let component = compile(&host.engine, bytes, limits)?;
+    let component = match cache.and_then(|c| c.get_component(&host.engine, sha)) {
+        Some(c) => c,
+        None => {
+            let c = compile(&host.engine, bytes, limits)?;
+            if let Some(cache) = cache {
+                cache.put_component(sha, &c);
+            }
+            c
+        }
+    };
     let ty = component.component_type();
     let mut found: Option<(String, BotKind, &'static str)> = None;
     for (name, _) in ty.exports(&host.engine) {
@@ -118,12 +131,28 @@ fn compile(engine: &Engine, bytes: &[u8], limits: &LoadLimits) -> Result<Compone
     std::thread::Builder::new()
         .name("koth-compile".into())
         .spawn(move || {
-            let _ = tx.send(Component::new(&engine2, &owned).map_err(|e| format!("{e:#}")));
+            // wasmtime may panic on a component it cannot translate (wasmtime 48 does on an
+            // adapter it generated and then found invalid): that is a refused bot, not a crash.
+            let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                Component::new(&engine2, &owned).map_err(|e| format!("{e:#}"))
+            }))
+            .unwrap_or_else(|panic| {
+                let why = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("no message");
+                Err(format!("wasmtime could not compile it: {why}"))
+            });
+            let _ = tx.send(compiled);
         })
         .map_err(|e| LoadError::Compile(format!("cannot start the compiler thread: {e}")))?;
     match rx.recv_timeout(Duration::from_millis(limits.compile_ms)) {
         Ok(Ok(c)) => Ok(c),
         Ok(Err(e)) => Err(LoadError::Compile(e)),
-        Err(_) => Err(LoadError::CompileTimeout(limits.compile_ms)),
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(LoadError::CompileTimeout(limits.compile_ms)),
+        Err(mpsc::RecvTimeoutError::Disconnected) => Err(LoadError::Compile(
+            "the compiler thread ended without a result".into(),
+        )),
     }
 }
