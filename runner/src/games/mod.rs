@@ -45,6 +45,22 @@ pub trait Game {
     /// Sum up a complete run: every match's record, in match order.
     fn finish(names: Vec<String>, opts: &Self::Options, records: Vec<Self::Record>) -> Self::Run;
 
+    /// Play every match with `workers` threads and sum the run up: a whole run without a
+    /// journal, as the library's callers (tests, benchmarks) want it.
+    fn play_whole(
+        players: &[&dyn Player],
+        opts: &Self::Options,
+        workers: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Self::Run {
+        let names = players.iter().map(|p| p.name().to_string()).collect();
+        let records = Self::play(players, opts, workers, progress, RunPlan::all())
+            .map(|r| r.into_iter().flatten().collect())
+            // A plan that selects every match cannot be refused.
+            .unwrap_or_default();
+        Self::finish(names, opts, records)
+    }
+
     /// Write the archive of a finished run.
     fn write_archive(
         run: &Self::Run,

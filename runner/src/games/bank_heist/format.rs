@@ -226,12 +226,7 @@ pub fn run(
     workers: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> BankHeistRun {
-    let names = players.iter().map(|p| p.name().to_string()).collect();
-    let records = BankHeist::play(players, opts, workers, progress, RunPlan::all())
-        .map(|r| r.into_iter().flatten().collect())
-        // A plan that selects every match cannot be refused.
-        .unwrap_or_default();
-    BankHeist::finish(names, opts, records)
+    BankHeist::play_whole(players, opts, workers, progress)
 }
 
 /// The manifest of a Bank Heist run.

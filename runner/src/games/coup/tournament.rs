@@ -369,12 +369,7 @@ pub fn run(
     workers: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> CoupTournament {
-    let names = players.iter().map(|p| p.name().to_string()).collect();
-    let played = Coup::play(players, opts, workers, progress, RunPlan::all())
-        .map(|r| r.into_iter().flatten().collect())
-        // A plan that selects every match cannot be refused.
-        .unwrap_or_default();
-    Coup::finish(names, opts, played)
+    Coup::play_whole(players, opts, workers, progress)
 }
 
 /// The manifest of a Coup tournament.

@@ -331,12 +331,7 @@ pub fn run(
     workers: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> EuchreRun {
-    let names = players.iter().map(|p| p.name().to_string()).collect();
-    let records = Euchre::play(players, opts, workers, progress, RunPlan::all())
-        .map(|r| r.into_iter().flatten().collect())
-        // A plan that selects every match cannot be refused.
-        .unwrap_or_default();
-    Euchre::finish(names, opts, records)
+    Euchre::play_whole(players, opts, workers, progress)
 }
 
 /// The manifest of a Euchre run.
