@@ -125,6 +125,35 @@ pub fn read_tree(root: &std::path::Path) -> std::collections::BTreeMap<String, V
     out
 }
 
+/// A Coup tournament's archive as the command writes it (the manifest naming each bot by its
+/// file), written into a self-deleting folder and read back with [`read_tree`].
+pub fn coup_archive(
+    t: &koth::games::coup::tournament::CoupTournament,
+    bots: &[(koth::sandbox::Bot, PathBuf)],
+    options: koth::games::coup::tournament::CoupOptions,
+    sandbox: &koth::sandbox::Sandbox,
+) -> std::collections::BTreeMap<String, Vec<u8>> {
+    use koth::games::coup::tournament::{write_archive, BotEntry, Manifest};
+    let manifest = Manifest {
+        game: "coup".into(),
+        koth_version: "test".into(),
+        bots: bots
+            .iter()
+            .map(|(b, p)| BotEntry {
+                name: b.name().into(),
+                file: p
+                    .file_name()
+                    .map(|f| f.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                sha256: b.sha256_hex(),
+            })
+            .collect(),
+        options,
+        engine: sandbox.settings().clone(),
+    };
+    archive_tree(|archive| write_archive(t, &manifest, archive))
+}
+
 /// Write an archive with `write` into a self-deleting temporary folder and read it back with
 /// [`read_tree`]: the folder is gone when this returns, even if `write` panics.
 pub fn archive_tree<E: std::fmt::Debug>(

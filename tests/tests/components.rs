@@ -4,7 +4,7 @@
 //! checks are exercised with small WAT components.
 
 use koth::games::bank_heist::format::{self as heist, BankHeistOptions};
-use koth::games::coup::tournament::{self, BotEntry, CoupOptions, Manifest};
+use koth::games::coup::tournament::{self, CoupOptions};
 use koth::games::euchre::format::{self as euchre, EuchreOptions};
 use koth::games::Player;
 use koth::sandbox::{Bot, BotKind, Invocation, Limits, Outcome, Sandbox, SandboxOptions, TrapKind};
@@ -89,21 +89,7 @@ fn archive(
     let me = t.leaderboard.rows.iter().find(|r| r.bot == me).unwrap();
     // A real player: it wins games against the seed's bots.
     assert!(me.wins >= 3, "the component won too little: {me:?}");
-    let manifest = Manifest {
-        game: "coup".into(),
-        koth_version: "test".into(),
-        bots: bots
-            .iter()
-            .map(|(b, p)| BotEntry {
-                name: b.name().into(),
-                file: p.file_name().unwrap().to_string_lossy().into_owned(),
-                sha256: b.sha256_hex(),
-            })
-            .collect(),
-        options: opts,
-        engine: sb.settings().clone(),
-    };
-    koth_tests::archive_tree(|archive| tournament::write_archive(&t, &manifest, archive))
+    koth_tests::coup_archive(&t, bots, opts, sb)
 }
 
 /// The component against Rust example bots: no forfeit, and the archive byte for byte the

@@ -2,7 +2,7 @@
 //! tournament's archive is byte-identical whatever the number of workers.
 
 use koth::games::coup::driver::{play, Forfeit, GameResult, GameSetup};
-use koth::games::coup::tournament::{self, BotEntry, CoupOptions, Manifest, ScratchScope};
+use koth::games::coup::tournament::{self, CoupOptions, ScratchScope};
 use koth::games::Player;
 use koth::sandbox::{Bot, Limits, Outcome, Sandbox, SandboxOptions, TrapKind, Vfs, VfsLimits};
 use std::collections::BTreeMap;
@@ -260,21 +260,7 @@ fn run_archive(
     let t = tournament::run(&players, &opts, jobs, &|_, _| {});
     assert_eq!(t.records.len(), 2 * bots.len() * (bots.len() - 1));
     assert_eq!(t.void_games(), 0);
-    let manifest = Manifest {
-        game: "coup".into(),
-        koth_version: "test".into(),
-        bots: bots
-            .iter()
-            .map(|(b, p)| BotEntry {
-                name: b.name().into(),
-                file: p.display().to_string(),
-                sha256: b.sha256_hex(),
-            })
-            .collect(),
-        options: opts,
-        engine: sb.settings().clone(),
-    };
-    koth_tests::archive_tree(|archive| tournament::write_archive(&t, &manifest, archive))
+    koth_tests::coup_archive(&t, bots, opts, sb)
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! test is then reported as ignored, by the bot's name, and the mixed tournament prints a
 //! `SKIPPED:` line for it.
 
-use koth::games::coup::tournament::{self, BotEntry, CoupOptions, Manifest};
+use koth::games::coup::tournament::{self, CoupOptions};
 use koth::games::Player;
 use koth::sandbox::{Bot, Sandbox, SandboxOptions};
 use koth_tests::coup::{situation, situations};
@@ -220,21 +220,7 @@ fn archive(bots: &[(Bot, PathBuf)], sb: &Sandbox, jobs: usize) -> BTreeMap<Strin
             "--jobs {jobs}: {row:?}"
         );
     }
-    let manifest = Manifest {
-        game: "coup".into(),
-        koth_version: "test".into(),
-        bots: bots
-            .iter()
-            .map(|(b, p)| BotEntry {
-                name: b.name().into(),
-                file: p.file_name().unwrap().to_string_lossy().into_owned(),
-                sha256: b.sha256_hex(),
-            })
-            .collect(),
-        options: opts,
-        engine: sb.settings().clone(),
-    };
-    koth_tests::archive_tree(|archive| tournament::write_archive(&t, &manifest, archive))
+    koth_tests::coup_archive(&t, bots, opts, sb)
 }
 
 /// Every language bot, the C bot, two Rust bots, the Python script and every Coup component

@@ -8,7 +8,7 @@
 //! here is reported ignored by name (`cfg(koth_skip_python)`); never passed silently.
 
 use koth::games::bank_heist::format::{self as bank_heist, BankHeistOptions};
-use koth::games::coup::tournament::{self, BotEntry, CoupOptions, Manifest};
+use koth::games::coup::tournament::{self, CoupOptions};
 use koth::games::Player;
 use koth::sandbox::{
     Bot, CodeCache, Invocation, Limits, Outcome, Sandbox, SandboxOptions, Vfs, VfsLimits,
@@ -110,22 +110,7 @@ fn coup_archive(py: &Path, jobs: usize) -> (BTreeMap<String, Vec<u8>>, tournamen
         ..CoupOptions::default()
     };
     let t = tournament::run(&players, &opts, jobs, &|_, _| {});
-    let manifest = Manifest {
-        game: "coup".into(),
-        koth_version: "test".into(),
-        bots: bots
-            .iter()
-            .map(|(b, p)| BotEntry {
-                name: b.name().into(),
-                file: p.display().to_string(),
-                sha256: b.sha256_hex(),
-            })
-            .collect(),
-        options: opts,
-        engine: sb.settings().clone(),
-    };
-    let archive =
-        koth_tests::archive_tree(|archive| tournament::write_archive(&t, &manifest, archive));
+    let archive = koth_tests::coup_archive(&t, &bots, opts, sb);
     (archive, t)
 }
 
