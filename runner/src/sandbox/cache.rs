@@ -29,6 +29,9 @@ pub enum CodeKind {
     Module,
     /// A compiled component.
     Component,
+    /// A small JSON note that goes with a compiled module (where a pre-initialised module
+    /// resumes).
+    Note,
 }
 
 /// A folder of precompiled modules and components.
@@ -125,18 +128,16 @@ impl CodeCache {
         std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache").join("koth"))
     }
 
-    /// The file of a module (`<sha>-<engine>.cwasm`) or of a component
-    /// (`<sha>-<engine>.component.cwasm`).
+    /// The file of a module (`<sha>-<engine>.cwasm`), of a component
+    /// (`<sha>-<engine>.component.cwasm`) or of a note (`<sha>-<engine>.note.json`).
     pub fn path_for(&self, sha: &[u8; 32], kind: CodeKind) -> PathBuf {
         let suffix = match kind {
-            CodeKind::Module => "",
-            CodeKind::Component => ".component",
+            CodeKind::Module => ".cwasm",
+            CodeKind::Component => ".component.cwasm",
+            CodeKind::Note => ".note.json",
         };
-        self.dir.join(format!(
-            "{}-{}{suffix}.cwasm",
-            hex::encode(sha),
-            self.engine_key
-        ))
+        self.dir
+            .join(format!("{}-{}{suffix}", hex::encode(sha), self.engine_key))
     }
 
     /// The path of a trusted cache file of this kind, if there is one.
@@ -168,6 +169,16 @@ impl CodeCache {
         if let Ok(bytes) = component.serialize() {
             self.write(sha, CodeKind::Component, &bytes);
         }
+    }
+
+    /// The note stored under `sha`, if there is a trusted one.
+    pub fn get_note(&self, sha: &[u8; 32]) -> Option<Vec<u8>> {
+        std::fs::read(self.trusted_file(sha, CodeKind::Note)?).ok()
+    }
+
+    /// Store a note; failures only cost remaking what it describes.
+    pub fn put_note(&self, sha: &[u8; 32], text: &[u8]) {
+        self.write(sha, CodeKind::Note, text);
     }
 
     /// Store a compiled module; failures only cost a recompile next time.

@@ -7,10 +7,10 @@ use super::outcome::{Outcome, TrapKind};
 use super::vfs::{Vfs, VfsLimits};
 use super::wasi::fds::FdTable;
 use super::wasi::state::{HostState, Limiter, Stop};
-use super::{Bot, Code, ModuleCode};
+use super::{Bot, Code, Entry, ModuleCode};
 use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
-use wasmtime::{Store, Trap};
+use wasmtime::{Instance, Store, Trap};
 
 /// What one invocation gets: everything the bot can observe besides its directory.
 #[derive(Debug, Clone)]
@@ -48,9 +48,21 @@ impl Bot {
     /// for a bot with no filesystem at all. Never panics on anything the bot does; every
     /// failure is an [`Outcome`].
     pub fn invoke(&self, inv: &Invocation, dir: Option<&mut Vfs>) -> Report {
+        self.invoke_then(inv, dir, |_, _| ()).0
+    }
+
+    /// [`Bot::invoke`], then `then` looks at the instance as the invocation left it (before
+    /// the store is dropped); it gets `None` when instantiation failed, and is not called for
+    /// a component.
+    pub(crate) fn invoke_then<T>(
+        &self,
+        inv: &Invocation,
+        dir: Option<&mut Vfs>,
+        then: impl FnOnce(&mut Store<HostState>, Option<Instance>) -> T,
+    ) -> (Report, Option<T>) {
         let code = match &self.code {
             Code::Module(m) => m,
-            Code::Component(c) => return invoke_component(self, c, inv),
+            Code::Component(c) => return (invoke_component(self, c, inv), None),
         };
         let limits = inv.limits;
         let with_fs = dir.is_some() || code.layer.is_some();
@@ -79,32 +91,11 @@ impl Bot {
             // Work the host did on the tree between invocations is not the guest's to pay.
             fs.take_work();
         }
-        let state = HostState {
-            limiter: Limiter {
-                memory_bytes: limits.memory_bytes as usize,
-                table_elements: limits.table_elements as usize,
-                grow_refused: false,
-                table_refused: false,
-            },
-            memory: None,
-            limits,
-            args,
-            stdin: inv.stdin.clone(),
-            stdin_pos: 0,
-            stdout: Vec::new(),
-            stderr: Vec::new(),
-            stderr_dropped: 0,
-            fs,
-            fds: FdTable::new(with_fs, Vfs::ROOT, limits.open_fds),
-            rng: rand_chacha::ChaCha12Rng::from_seed(inv.seed),
-            clock_start_ns: inv.clock_start_ns,
-            slept_ns: 0,
-            fuel_left: limits.fuel,
-            pending_fuel: 0,
-        };
+        let state = host_state(inv, args, fs, with_fs);
         let mut store = Store::new(code.pre.module().engine(), state);
         store.limiter(|s| &mut s.limiter);
-        let outcome = run(code, &mut store, limits);
+        let (outcome, instance) = run(code, &mut store, limits);
+        let seen = then(&mut store, instance);
         let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
         let state = store.into_data();
         if let (Some(d), Some(mut fs)) = (dir, state.fs) {
@@ -113,13 +104,48 @@ impl Bot {
             fs.let_go_all();
             *d = fs;
         }
-        Report {
+        let report = Report {
             outcome,
             fuel_used,
             stdout: state.stdout,
             stderr: state.stderr,
             stderr_dropped: state.stderr_dropped,
-        }
+        };
+        (report, Some(seen))
+    }
+}
+
+/// The store's data for one invocation of a core module: `args` is its whole argv, `fs` its
+/// directory.
+pub(crate) fn host_state(
+    inv: &Invocation,
+    args: Vec<Vec<u8>>,
+    fs: Option<Vfs>,
+    with_fs: bool,
+) -> HostState {
+    let limits = inv.limits;
+    HostState {
+        limiter: Limiter {
+            memory_bytes: limits.memory_bytes as usize,
+            table_elements: limits.table_elements as usize,
+            grow_refused: false,
+            table_refused: false,
+        },
+        memory: None,
+        limits,
+        args,
+        stdin: inv.stdin.clone(),
+        stdin_pos: 0,
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        stderr_dropped: 0,
+        fs,
+        fds: FdTable::new(with_fs, Vfs::ROOT, limits.open_fds),
+        rng: rand_chacha::ChaCha12Rng::from_seed(inv.seed),
+        clock_start_ns: inv.clock_start_ns,
+        slept_ns: 0,
+        fuel_left: limits.fuel,
+        pending_fuel: 0,
     }
 }
 
@@ -141,28 +167,51 @@ fn invoke_component(bot: &Bot, code: &ComponentCode, inv: &Invocation) -> Report
     }
 }
 
-fn run(bot: &ModuleCode, store: &mut Store<HostState>, limits: Limits) -> Outcome {
+fn run(
+    bot: &ModuleCode,
+    store: &mut Store<HostState>,
+    limits: Limits,
+) -> (Outcome, Option<Instance>) {
     if let Err(e) = store.set_fuel(limits.fuel) {
-        return Outcome::HostFault(format!("cannot set fuel: {e}"));
+        return (Outcome::HostFault(format!("cannot set fuel: {e}")), None);
     }
     store.set_epoch_deadline(epoch_ticks(limits.wall_clock_ms));
     let instance = match bot.pre.instantiate(&mut *store) {
         Ok(i) => i,
-        Err(e) => return classify(e, store.data(), true),
+        Err(e) => return (classify(e, store.data(), true), None),
     };
-    match instance.get_module_export(&mut *store, &bot.memory_export) {
-        Some(wasmtime::Extern::Memory(m)) => store.data_mut().memory = Some(m),
+    (enter(bot, store, instance), Some(instance))
+}
+
+/// Call the module's entry on a fresh instance.
+fn enter(bot: &ModuleCode, store: &mut Store<HostState>, instance: Instance) -> Outcome {
+    let memory = match instance.get_module_export(&mut *store, &bot.memory_export) {
+        Some(wasmtime::Extern::Memory(m)) => m,
         _ => return Outcome::HostFault("memory export vanished".into()),
-    }
-    let start = match instance.get_module_export(&mut *store, &bot.start_export) {
-        Some(wasmtime::Extern::Func(f)) => f,
-        _ => return Outcome::HostFault("_start export vanished".into()),
     };
-    let start = match start.typed::<(), ()>(&*store) {
-        Ok(f) => f,
-        Err(_) => return Outcome::HostFault("_start has parameters or results".into()),
+    store.data_mut().memory = Some(memory);
+    let called = match &bot.entry {
+        Entry::Start(export) => {
+            let start = match instance.get_module_export(&mut *store, export) {
+                Some(wasmtime::Extern::Func(f)) => f,
+                _ => return Outcome::HostFault("_start export vanished".into()),
+            };
+            match start.typed::<(), ()>(&*store) {
+                Ok(f) => f.call(&mut *store, ()),
+                Err(_) => return Outcome::HostFault("_start has parameters or results".into()),
+            }
+        }
+        Entry::Resume(resume) => {
+            let args = &store.data().args;
+            // The arguments after `argv[0]`, as the resumed code expects to find them.
+            let argv = resume.argv_bytes(args.get(1..).unwrap_or_default());
+            match resume.call(&mut *store, instance, memory, &argv) {
+                Ok(r) => r,
+                Err(fault) => return Outcome::HostFault(fault),
+            }
+        }
     };
-    match start.call(&mut *store, ()) {
+    match called {
         Ok(()) => Outcome::Ok,
         Err(e) => classify(e, store.data(), false),
     }

@@ -13,6 +13,7 @@ mod invoke;
 pub mod limits;
 mod loader;
 pub mod outcome;
+mod preinit;
 pub mod python;
 pub mod vfs;
 pub(crate) mod wasi;
@@ -100,12 +101,22 @@ enum Code {
 /// A compiled core module and the exports an invocation needs.
 struct ModuleCode {
     pre: InstancePre<wasi::state::HostState>,
-    start_export: ModuleExport,
+    /// Where an invocation enters it.
+    entry: Entry,
     memory_export: ModuleExport,
     /// Arguments between `argv[0]` and the game's (an interpreter's options and script).
     lead_args: Vec<Vec<u8>>,
     /// Read-only files mounted in the root of the bot's directory.
     layer: Option<Arc<ReadOnlyLayer>>,
+}
+
+/// Where an invocation enters a core module.
+#[derive(Clone)]
+enum Entry {
+    /// A WASI command's `_start`.
+    Start(ModuleExport),
+    /// A pre-initialised module, resumed at a function of its table ([`preinit`]).
+    Resume(preinit::Resume),
 }
 
 impl std::fmt::Debug for Bot {
@@ -234,12 +245,7 @@ impl Sandbox {
             error,
         };
         if path.extension().is_some_and(|e| e == "py") {
-            let interp = self
-                .python
-                .get_or_init(|| python::load_interpreter(self, self.python_path.as_deref()))
-                .as_ref()
-                .map_err(|e| fail(e.clone()))?;
-            return python::script_bot(interp, path, &name).map_err(fail);
+            return self.load_python(path, Some(&name), python::PythonStart::Snapshot);
         }
         let size = std::fs::metadata(path)
             .map_err(|e| fail(LoadError::Io(e.to_string())))?
@@ -255,6 +261,32 @@ impl Sandbox {
             e.file = Some(path.to_path_buf());
             e
         })
+    }
+
+    /// Load a Python script as a bot (what [`Sandbox::load_file`] does with a `.py` file),
+    /// choosing how its invocations start.
+    pub fn load_python(
+        &self,
+        path: &Path,
+        name: Option<&str>,
+        start: python::PythonStart,
+    ) -> Result<Bot, BotError> {
+        let name = name.map(str::to_string).unwrap_or_else(|| {
+            path.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        let fail = |error| BotError {
+            bot: name.clone(),
+            file: Some(path.to_path_buf()),
+            error,
+        };
+        let interp = self
+            .python
+            .get_or_init(|| python::load_interpreter(self, self.python_path.as_deref()))
+            .as_ref()
+            .map_err(|e| fail(e.clone()))?;
+        python::script_bot(interp, path, &name, start).map_err(fail)
     }
 
     /// Load a bot from module or component bytes.
@@ -314,7 +346,7 @@ impl Sandbox {
             sha256,
             code: Code::Module(ModuleCode {
                 pre,
-                start_export,
+                entry: Entry::Start(start_export),
                 memory_export,
                 lead_args: Vec::new(),
                 layer: None,

@@ -8,8 +8,10 @@
 //! layer and no quota when the game gives none, as Bank Heist).
 
 use super::loader::LoadError;
+use super::preinit::{self, ArgvSlot, Resume};
 use super::vfs::ReadOnlyLayer;
-use super::{Bot, Code, ModuleCode, Sandbox};
+use super::{Bot, Code, Entry, Invocation, Limits, ModuleCode, Sandbox};
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -40,15 +42,59 @@ pub fn default_interpreter() -> Option<PathBuf> {
     Some(base.join("koth").join("python").join(INTERPRETER_FILE))
 }
 
-/// The compiled interpreter, shared by every Python bot of a sandbox.
+/// The compiled interpreter, shared by every Python bot of a sandbox: started cold, and
+/// resumed from its snapshot.
 #[derive(Clone)]
 pub(crate) struct Interpreter {
     pre: InstancePre<super::wasi::state::HostState>,
     start_export: ModuleExport,
     memory_export: ModuleExport,
+    warm: Warm,
 }
 
-/// Load and check the interpreter at `path` (its hash must be the pinned one).
+/// The interpreter pre-initialised by [`LAUNCHER`], and where an invocation resumes it.
+#[derive(Clone)]
+struct Warm {
+    pre: InstancePre<super::wasi::state::HostState>,
+    memory_export: ModuleExport,
+    resume: Resume,
+}
+
+/// How a Python bot's invocations start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PythonStart {
+    /// From the snapshot of an interpreter that has started up and imported the modules bots
+    /// commonly use (what every tournament does).
+    #[default]
+    Snapshot,
+    /// `_start`: the interpreter starts up in every invocation (for measuring the snapshot).
+    Cold,
+}
+
+/// The launcher the snapshot is taken from: it imports common modules, reports where to
+/// resume, and exits; resumed, it runs the bot's script.
+const LAUNCHER: &str = include_str!("python_launcher.py");
+/// Its file in the pre-initialisation run's read-only layer.
+const LAUNCHER_FILE: &str = "koth_launcher.py";
+/// Bumped when the snapshot's making changes in a way the inputs below do not show.
+const SNAPSHOT_FORMAT: &str = "koth python snapshot 1";
+
+/// Where the launcher's snapshot resumes, as found in its memory (cached beside the compiled
+/// snapshot).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+struct SnapshotMeta {
+    /// `_koth_main`, a Python function object.
+    function: u32,
+    /// Its vectorcall entry: an index in the function table.
+    vectorcall: u32,
+    /// The argument buffer's bytes.
+    argv_addr: u32,
+    /// Their number.
+    argv_capacity: u32,
+}
+
+/// Load and check the interpreter at `path` (its hash must be the pinned one), and its
+/// snapshot (made, or taken from the code cache).
 pub(crate) fn load_interpreter(
     sb: &Sandbox,
     path: Option<&Path>,
@@ -75,21 +121,176 @@ pub(crate) fn load_interpreter(
     let bot = sb
         .load_bytes("python", &bytes)
         .map_err(|e| LoadError::Python(format!("the CPython interpreter: {}", e.error)))?;
-    match bot.code {
-        Code::Module(m) => Ok(Interpreter {
-            pre: m.pre,
-            start_export: m.start_export,
-            memory_export: m.memory_export,
-        }),
-        Code::Component(_) => Err(LoadError::Python(
-            "the CPython interpreter is a component, not the pinned core module".into(),
-        )),
+    let (pre, start_export, memory_export) = match bot.code {
+        Code::Module(ModuleCode {
+            pre,
+            entry: Entry::Start(start),
+            memory_export,
+            ..
+        }) => (pre, start, memory_export),
+        _ => {
+            return Err(LoadError::Python(
+                "the CPython interpreter is not the pinned WASI command".into(),
+            ))
+        }
+    };
+    let warm = warm(sb, &bytes)
+        .map_err(|e| LoadError::Python(format!("the CPython interpreter's snapshot: {e}")))?;
+    Ok(Interpreter {
+        pre,
+        start_export,
+        memory_export,
+        warm,
+    })
+}
+
+/// The snapshot's compiled module and where it resumes: from the code cache, or made now.
+fn warm(sb: &Sandbox, interpreter: &[u8]) -> Result<Warm, String> {
+    let mut h = Sha256::new();
+    for part in [
+        SNAPSHOT_FORMAT,
+        env!("CARGO_PKG_VERSION"),
+        INTERPRETER_SHA256,
+        LAUNCHER,
+    ] {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part);
     }
+    let key: [u8; 32] = h.finalize().into();
+    let cached = sb.cache.as_ref().and_then(|c| {
+        let meta = serde_json::from_slice::<SnapshotMeta>(&c.get_note(&key)?).ok()?;
+        Some((c.get(&sb.engine, &key)?, meta))
+    });
+    let (module, meta) = match cached {
+        Some(hit) => hit,
+        None => {
+            let (wasm, meta) = make_snapshot(sb, interpreter)?;
+            let module =
+                super::loader::compile(&sb.engine, &wasm, &key, sb.cache.as_ref(), &sb.load)
+                    .map_err(|e| e.to_string())?;
+            if let Some(c) = &sb.cache {
+                if let Ok(text) = serde_json::to_vec(&meta) {
+                    c.put_note(&key, &text);
+                }
+            }
+            (module, meta)
+        }
+    };
+    let pre = sb
+        .linker
+        .instantiate_pre(&module)
+        .map_err(|e| format!("cannot link it: {e:#}"))?;
+    let export = |name: &str| {
+        module
+            .get_export_index(name)
+            .ok_or_else(|| format!("it has no `{name}` export"))
+    };
+    let resume = Resume {
+        table: export(preinit::TABLE_EXPORT)?,
+        index: meta.vectorcall,
+        // _PyFunction_Vectorcall(function, no arguments, 0, no keywords).
+        params: [meta.function as i32, 0, 0, 0],
+        argv: ArgvSlot {
+            addr: meta.argv_addr,
+            capacity: meta.argv_capacity,
+        },
+    };
+    resume.check(sb, &pre)?;
+    Ok(Warm {
+        memory_export: export("memory")?,
+        pre,
+        resume,
+    })
+}
+
+/// Run the launcher in the interpreter and snapshot it; find where to resume in its memory.
+fn make_snapshot(sb: &Sandbox, interpreter: &[u8]) -> Result<(Vec<u8>, SnapshotMeta), String> {
+    let layer = ReadOnlyLayer::new()
+        .with_file(LAUNCHER_FILE, LAUNCHER.as_bytes().to_vec())
+        .ok_or("the launcher's file name")?;
+    let mut lead_args: Vec<Vec<u8>> = PYTHON_FLAGS.iter().map(|f| f.as_bytes().to_vec()).collect();
+    lead_args.push(format!("/{LAUNCHER_FILE}").into_bytes());
+    let inv = Invocation {
+        args: Vec::new(),
+        stdin: Vec::new(),
+        seed: [0; 32],
+        clock_start_ns: 0,
+        limits: Limits {
+            fuel: 20_000_000_000,
+            wall_clock_ms: 600_000,
+            ..Limits::default()
+        },
+    };
+    let done = preinit::preinitialise(sb, interpreter, &inv, lead_args, Some(Arc::new(layer)))?;
+    let meta = find_resume(&done.report.stdout, &done.memory)?;
+    Ok((done.wasm, meta))
+}
+
+/// Read the launcher's report (`KOTH-SNAPSHOT function type argv-bytearray capacity`) and
+/// follow CPython 3.12's object layout in `memory` to the function's vectorcall entry and the
+/// buffer's bytes, checking each step.
+fn find_resume(stdout: &[u8], memory: &[u8]) -> Result<SnapshotMeta, String> {
+    let text = String::from_utf8_lossy(stdout);
+    let nums: Vec<u32> = text
+        .trim()
+        .strip_prefix("KOTH-SNAPSHOT ")
+        .ok_or_else(|| format!("the launcher printed {text:?}, not its report"))?
+        .split(' ')
+        .map(|n| {
+            n.parse::<u32>()
+                .map_err(|e| format!("the launcher's report {text:?}: {e}"))
+        })
+        .collect::<Result<_, _>>()?;
+    let &[function, function_type, argv, capacity] = nums.as_slice() else {
+        return Err(format!(
+            "the launcher's report {text:?} has not four numbers"
+        ));
+    };
+    let word = |addr: u32| -> Result<u32, String> {
+        let at = addr as usize;
+        memory
+            .get(at..at + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .ok_or_else(|| format!("address {addr} is outside the snapshot's memory"))
+    };
+    let layout = |what: &str| {
+        format!("{what}: the interpreter's objects are not laid out as CPython 3.12's on wasm32")
+    };
+    // PyObject: ob_refcnt, ob_type.
+    if word(function + 4)? != function_type {
+        return Err(layout("the function's type"));
+    }
+    // PyTypeObject: ob_refcnt, ob_type, ob_size, tp_name, tp_basicsize, tp_itemsize,
+    // tp_dealloc, tp_vectorcall_offset.
+    let offset = word(function_type + 28)?;
+    if !(8..256).contains(&offset) || offset % 4 != 0 {
+        return Err(layout("tp_vectorcall_offset"));
+    }
+    let vectorcall = word(function + offset)?;
+    // PyByteArrayObject: ob_refcnt, ob_type, ob_size, ob_alloc, ob_bytes.
+    let argv_addr = word(argv + 16)?;
+    let marker = b"KOTH-ARGV\0";
+    if word(argv + 8)? != capacity
+        || memory.get(argv_addr as usize..argv_addr as usize + marker.len()) != Some(&marker[..])
+    {
+        return Err(layout("the argument buffer"));
+    }
+    Ok(SnapshotMeta {
+        function,
+        vectorcall,
+        argv_addr,
+        argv_capacity: capacity,
+    })
 }
 
 /// A Python bot: the script at `path` (its name is the file stem unless `name` is given),
 /// run by `interp`. Its SHA-256 is the script's.
-pub(crate) fn script_bot(interp: &Interpreter, path: &Path, name: &str) -> Result<Bot, LoadError> {
+pub(crate) fn script_bot(
+    interp: &Interpreter,
+    path: &Path,
+    name: &str,
+    start: PythonStart,
+) -> Result<Bot, LoadError> {
     const MAX_SCRIPT: u64 = 1 << 20;
     let size = std::fs::metadata(path)
         .map_err(|e| LoadError::Io(e.to_string()))?
@@ -111,17 +312,32 @@ pub(crate) fn script_bot(interp: &Interpreter, path: &Path, name: &str) -> Resul
         .ok_or_else(|| {
             LoadError::Python(format!("`{file}` cannot be a file name in the sandbox"))
         })?;
-    let mut lead_args: Vec<Vec<u8>> = PYTHON_FLAGS.iter().map(|f| f.as_bytes().to_vec()).collect();
-    lead_args.push(format!("/{file}").into_bytes());
+    let script_path = format!("/{file}").into_bytes();
+    let code = match start {
+        PythonStart::Snapshot => ModuleCode {
+            pre: interp.warm.pre.clone(),
+            entry: Entry::Resume(interp.warm.resume.clone()),
+            memory_export: interp.warm.memory_export,
+            // The options are the snapshot's; the launcher reads the script from argv.
+            lead_args: vec![script_path],
+            layer: Some(Arc::new(layer)),
+        },
+        PythonStart::Cold => {
+            let mut lead_args: Vec<Vec<u8>> =
+                PYTHON_FLAGS.iter().map(|f| f.as_bytes().to_vec()).collect();
+            lead_args.push(script_path);
+            ModuleCode {
+                pre: interp.pre.clone(),
+                entry: Entry::Start(interp.start_export),
+                memory_export: interp.memory_export,
+                lead_args,
+                layer: Some(Arc::new(layer)),
+            }
+        }
+    };
     Ok(Bot {
         name: name.to_string(),
         sha256,
-        code: Code::Module(ModuleCode {
-            pre: interp.pre.clone(),
-            start_export: interp.start_export,
-            memory_export: interp.memory_export,
-            lead_args,
-            layer: Some(Arc::new(layer)),
-        }),
+        code: Code::Module(code),
     })
 }
