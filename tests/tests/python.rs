@@ -10,6 +10,7 @@
 use koth::games::bank_heist::format::{self as bank_heist, BankHeistOptions};
 use koth::games::coup::tournament::{self, CoupOptions};
 use koth::games::Player;
+use koth::sandbox::python::PythonStart;
 use koth::sandbox::{
     Bot, CodeCache, Invocation, Limits, Outcome, Sandbox, SandboxOptions, Vfs, VfsLimits,
 };
@@ -74,10 +75,10 @@ fn the_twelve_seed_bank_heist_scripts_play_without_a_failure() {
         assert_eq!(bot.name(), name, "a script's bot is named by its file stem");
     }
     let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
-    // Few games: every decision starts a Python interpreter.
+    // A tenth of a tournament: about 2,000 decisions, each resuming the interpreter's snapshot.
     let opts = BankHeistOptions {
         tournaments: 1,
-        games: Some(4),
+        games: Some(100),
         seed: 5,
         limits: Limits::default(),
     };
@@ -87,9 +88,9 @@ fn the_twelve_seed_bank_heist_scripts_play_without_a_failure() {
     for (name, failures) in rec.names.iter().zip(&rec.failures) {
         assert!(failures.is_empty(), "{name} failed: {failures:?}");
     }
-    assert!(rec.invocations.iter().all(|&n| n >= 4));
+    assert!(rec.invocations.iter().all(|&n| n >= 100));
     // Lurker never bets: 240 to start, 240 per game.
-    assert_eq!(rec.bots[0].credits, 240 * 5);
+    assert_eq!(rec.bots[0].credits, 240 * 101);
 }
 
 /// A Coup tournament of the Python player against two Rust example bots.
@@ -257,4 +258,190 @@ fn a_missing_interpreter_names_the_bot_and_the_install() {
     assert!(msg.contains("lurker.py"), "{msg}");
     assert!(msg.contains(&missing.display().to_string()), "{msg}");
     assert!(msg.contains("bash scripts/install-python"), "{msg}");
+}
+
+/// Write `source` as a script in a fresh temporary folder and load it, started `start`.
+fn script_bot(sb: &Sandbox, source: &str, start: PythonStart) -> (Bot, tempfile::TempDir) {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let path = tmp.path().join("probe.py");
+    std::fs::write(&path, source).expect("script");
+    let bot = sb
+        .load_python(&path, None, start)
+        .unwrap_or_else(|e| panic!("{e}"));
+    (bot, tmp)
+}
+
+fn run_py(bot: &Bot, args: &[&str], stdin: &str, seed: u8) -> koth::sandbox::Report {
+    let inv = Invocation {
+        args: args.iter().map(|a| a.as_bytes().to_vec()).collect(),
+        stdin: stdin.as_bytes().to_vec(),
+        seed: [seed; 32],
+        clock_start_ns: 0,
+        limits: Limits::default(),
+    };
+    let mut dir = Vfs::new(VfsLimits::default());
+    bot.invoke(&inv, Some(&mut dir))
+}
+
+/// A script that shows what `python -S -B SCRIPT ARGS` gives it, and ends as its first
+/// argument says.
+const PROBE: &str = r#"import sys, os
+print(sys.argv, __name__, __file__, sys.path[0], sys.flags.no_site, sys.dont_write_bytecode)
+print(repr(sys.stdin.read()))
+print(sorted(os.listdir(".")), os.getcwd())
+how = sys.argv[1]
+if how == "exit":
+    sys.exit(7)
+if how == "message":
+    sys.exit("bye")
+if how == "raise":
+    def deep(n):
+        return deep(n + 1) if n < 3 else 1 / 0
+    deep(0)
+if how == "syntax":
+    exec("x = (")
+print("end", end="")
+"#;
+
+/// A snapshot-started script sees and does what the same script started cold does: the same
+/// argv, `__main__`, flags, stdin, directory, exit codes, tracebacks (starting at the script,
+/// as under `python SCRIPT`) and syntax errors; only the fuel differs, and it is far less.
+#[test]
+#[cfg_attr(
+    koth_skip_python,
+    ignore = "SKIPPED: python: CPython for WASI unavailable (see PYTHON_SKIPPED)"
+)]
+fn a_script_from_the_snapshot_behaves_as_started_cold() {
+    let sb = sandbox();
+    let (warm, _t1) = script_bot(sb, PROBE, PythonStart::Snapshot);
+    let (cold, _t2) = script_bot(sb, PROBE, PythonStart::Cold);
+    let want_stdout = |tail: &str| {
+        format!(
+            "['/probe.py', '{tail}', 'x y'] __main__ /probe.py / 1 True\n'line 1\\nline 2\\n'\n['probe.py'] /\n"
+        )
+    };
+    let cases: [(&str, Outcome, &str); 5] = [
+        ("exit", Outcome::Exit(7), ""),
+        ("message", Outcome::Exit(1), "bye\n"),
+        (
+            "raise",
+            Outcome::Exit(1),
+            "Traceback (most recent call last):\n  File \"/probe.py\", line 13, in <module>\n",
+        ),
+        (
+            "syntax",
+            Outcome::Exit(1),
+            "Traceback (most recent call last):\n  File \"/probe.py\", line 15, in <module>\n",
+        ),
+        ("none", Outcome::Ok, ""),
+    ];
+    for (how, outcome, stderr_start) in cases {
+        let w = run_py(&warm, &[how, "x y"], "line 1\nline 2\n", 1);
+        let c = run_py(&cold, &[how, "x y"], "line 1\nline 2\n", 1);
+        let (wout, werr) = (
+            String::from_utf8_lossy(&w.stdout),
+            String::from_utf8_lossy(&w.stderr),
+        );
+        let mut stdout = want_stdout(how);
+        if how == "none" {
+            stdout.push_str("end");
+        }
+        assert_eq!(w.outcome, outcome, "{how}: stderr {werr}");
+        assert_eq!(wout, stdout, "{how}");
+        assert!(werr.starts_with(stderr_start), "{how}: {werr}");
+        assert!(!werr.contains("koth_launcher"), "{how}: {werr}");
+        assert_eq!(
+            (&w.outcome, &w.stdout, &w.stderr),
+            (&c.outcome, &c.stdout, &c.stderr),
+            "{how}: snapshot and cold start differ"
+        );
+        assert!(
+            w.fuel_used * 5 < c.fuel_used,
+            "{how}: {} fuel from the snapshot, {} cold",
+            w.fuel_used,
+            c.fuel_used
+        );
+    }
+    let e = run_py(&warm, &["syntax"], "", 1);
+    assert!(String::from_utf8_lossy(&e.stderr).ends_with("SyntaxError: '(' was never closed\n"));
+    // A script that does not compile fails as `python SCRIPT` does: the location, no traceback.
+    let (bad, _t3) = script_bot(sb, "x = (\n", PythonStart::Snapshot);
+    let r = run_py(&bad, &[], "", 1);
+    assert_eq!(r.outcome, Outcome::Exit(1));
+    assert_eq!(
+        String::from_utf8_lossy(&r.stderr),
+        "  File \"/probe.py\", line 1\n    x = (\n        ^\nSyntaxError: '(' was never closed\n"
+    );
+}
+
+/// Every invocation starts from a fresh copy of the snapshot: what one invocation changes in
+/// modules the snapshot had imported is gone in the next; `random` is seeded from each
+/// invocation's own seed, so the same seed gives the same numbers and another seed others.
+#[test]
+#[cfg_attr(
+    koth_skip_python,
+    ignore = "SKIPPED: python: CPython for WASI unavailable (see PYTHON_SKIPPED)"
+)]
+fn every_invocation_starts_from_a_fresh_snapshot() {
+    let sb = sandbox();
+    let source = r#"import json, random, sys
+seen = getattr(json, "koth_seen", 0)
+json.koth_seen = seen + 1
+sys.modules["koth_left_behind"] = json
+print(seen, random.random(), random.getrandbits(64))
+"#;
+    let (bot, _t) = script_bot(sb, source, PythonStart::Snapshot);
+    let a = run_py(&bot, &[], "", 1);
+    let b = run_py(&bot, &[], "", 1);
+    let c = run_py(&bot, &[], "", 2);
+    assert_eq!(
+        a.outcome,
+        Outcome::Ok,
+        "{}",
+        String::from_utf8_lossy(&a.stderr)
+    );
+    let out = |r: &koth::sandbox::Report| String::from_utf8_lossy(&r.stdout).into_owned();
+    assert!(out(&a).starts_with("0 "), "{}", out(&a));
+    assert_eq!(out(&a), out(&b), "same seed, same invocation");
+    assert!(out(&c).starts_with("0 "), "{}", out(&c));
+    assert_ne!(out(&a), out(&c), "another seed, other random numbers");
+}
+
+/// The snapshot is a function of the interpreter, the launcher and koth: made again from
+/// nothing (no code cache) it is byte for byte the one every other test used.
+#[test]
+#[cfg_attr(
+    koth_skip_python,
+    ignore = "SKIPPED: python: CPython for WASI unavailable (see PYTHON_SKIPPED)"
+)]
+fn the_snapshot_is_the_same_when_made_again() {
+    let shared = sandbox().python_snapshot_sha256().expect("snapshot");
+    let fresh = Sandbox::new(SandboxOptions::default()).expect("sandbox");
+    assert_eq!(
+        fresh.python_snapshot_sha256().expect("snapshot"),
+        shared,
+        "a snapshot made afresh differs from the cached one (if koth's WASI host changed, bump SNAPSHOT_FORMAT in runner/src/sandbox/python.rs)"
+    );
+}
+
+/// Arguments that do not fit the snapshot's argument buffer are a host fault naming the
+/// buffer, never a write past it.
+#[test]
+#[cfg_attr(
+    koth_skip_python,
+    ignore = "SKIPPED: python: CPython for WASI unavailable (see PYTHON_SKIPPED)"
+)]
+fn arguments_too_long_for_the_snapshot_are_refused() {
+    let (bot, _t) = script_bot(sandbox(), "print('ran')\n", PythonStart::Snapshot);
+    let long = "a".repeat(300 * 1024);
+    let r = run_py(&bot, &[&long], "", 1);
+    match &r.outcome {
+        Outcome::HostFault(m) => assert!(m.contains("argument buffer"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(r.stdout.is_empty());
+    let fits = "a".repeat(200 * 1024);
+    let r = run_py(&bot, &[&fits], "", 1);
+    assert_eq!(r.outcome, Outcome::Ok);
+    assert_eq!(r.stdout, b"ran\n");
 }

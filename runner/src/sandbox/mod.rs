@@ -286,7 +286,17 @@ impl Sandbox {
             .get_or_init(|| python::load_interpreter(self, self.python_path.as_deref()))
             .as_ref()
             .map_err(|e| fail(e.clone()))?;
-        python::script_bot(interp, path, &name, start).map_err(fail)
+        python::script_bot(self, interp, path, &name, start).map_err(fail)
+    }
+
+    /// SHA-256 (hex) of the pre-initialised interpreter `.py` bots resume, made or taken from
+    /// the code cache: for one koth version, the same on every machine.
+    pub fn python_snapshot_sha256(&self) -> Result<String, LoadError> {
+        self.python
+            .get_or_init(|| python::load_interpreter(self, self.python_path.as_deref()))
+            .as_ref()
+            .map(|i| i.snapshot_sha256().to_string())
+            .map_err(Clone::clone)
     }
 
     /// Load a bot from module or component bytes.

@@ -82,11 +82,7 @@ impl Resume {
     }
 
     /// The function to resume at, checked for its type.
-    fn func(
-        &self,
-        store: &mut Store<HostState>,
-        instance: Instance,
-    ) -> Result<ResumeFunc, String> {
+    fn func(&self, store: &mut Store<HostState>, instance: Instance) -> Result<ResumeFunc, String> {
         let table = match instance.get_module_export(&mut *store, &self.table) {
             Some(wasmtime::Extern::Table(t)) => t,
             _ => return Err("the pre-initialised module's table export vanished".into()),

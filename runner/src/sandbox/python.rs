@@ -14,7 +14,7 @@ use super::{Bot, Code, Entry, Invocation, Limits, ModuleCode, Sandbox};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use wasmtime::{InstancePre, ModuleExport};
 
 /// File name of the pinned interpreter.
@@ -42,19 +42,28 @@ pub fn default_interpreter() -> Option<PathBuf> {
     Some(base.join("koth").join("python").join(INTERPRETER_FILE))
 }
 
-/// The compiled interpreter, shared by every Python bot of a sandbox: started cold, and
-/// resumed from its snapshot.
-#[derive(Clone)]
+/// The interpreter, shared by every Python bot of a sandbox: its snapshot, and the
+/// interpreter itself compiled only if a bot is to start cold.
 pub(crate) struct Interpreter {
+    /// The checked file.
+    bytes: Vec<u8>,
+    cold: OnceLock<Result<Cold, LoadError>>,
+    warm: Warm,
+}
+
+/// The interpreter as a WASI command.
+#[derive(Clone)]
+struct Cold {
     pre: InstancePre<super::wasi::state::HostState>,
     start_export: ModuleExport,
     memory_export: ModuleExport,
-    warm: Warm,
 }
 
 /// The interpreter pre-initialised by [`LAUNCHER`], and where an invocation resumes it.
 #[derive(Clone)]
 struct Warm {
+    /// SHA-256 of the pre-initialised module, in hex.
+    sha256: String,
     pre: InstancePre<super::wasi::state::HostState>,
     memory_export: ModuleExport,
     resume: Resume,
@@ -81,7 +90,7 @@ const SNAPSHOT_FORMAT: &str = "koth python snapshot 1";
 
 /// Where the launcher's snapshot resumes, as found in its memory (cached beside the compiled
 /// snapshot).
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 struct SnapshotMeta {
     /// `_koth_main`, a Python function object.
     function: u32,
@@ -91,6 +100,8 @@ struct SnapshotMeta {
     argv_addr: u32,
     /// Their number.
     argv_capacity: u32,
+    /// SHA-256 of the pre-initialised module, in hex.
+    sha256: String,
 }
 
 /// Load and check the interpreter at `path` (its hash must be the pinned one), and its
@@ -118,30 +129,42 @@ pub(crate) fn load_interpreter(
             hex::encode(sha)
         )));
     }
-    let bot = sb
-        .load_bytes("python", &bytes)
-        .map_err(|e| LoadError::Python(format!("the CPython interpreter: {}", e.error)))?;
-    let (pre, start_export, memory_export) = match bot.code {
-        Code::Module(ModuleCode {
-            pre,
-            entry: Entry::Start(start),
-            memory_export,
-            ..
-        }) => (pre, start, memory_export),
-        _ => {
-            return Err(LoadError::Python(
-                "the CPython interpreter is not the pinned WASI command".into(),
-            ))
-        }
-    };
     let warm = warm(sb, &bytes)
         .map_err(|e| LoadError::Python(format!("the CPython interpreter's snapshot: {e}")))?;
     Ok(Interpreter {
-        pre,
-        start_export,
-        memory_export,
+        bytes,
+        cold: OnceLock::new(),
         warm,
     })
+}
+
+impl Interpreter {
+    /// SHA-256 of the pre-initialised interpreter, in hex.
+    pub(crate) fn snapshot_sha256(&self) -> &str {
+        &self.warm.sha256
+    }
+}
+
+/// The interpreter compiled as a WASI command (or taken from the code cache).
+fn cold(sb: &Sandbox, interpreter: &[u8]) -> Result<Cold, LoadError> {
+    let bot = sb
+        .load_bytes("python", interpreter)
+        .map_err(|e| LoadError::Python(format!("the CPython interpreter: {}", e.error)))?;
+    match bot.code {
+        Code::Module(ModuleCode {
+            pre,
+            entry: Entry::Start(start_export),
+            memory_export,
+            ..
+        }) => Ok(Cold {
+            pre,
+            start_export,
+            memory_export,
+        }),
+        _ => Err(LoadError::Python(
+            "the CPython interpreter is not the pinned WASI command".into(),
+        )),
+    }
 }
 
 /// The snapshot's compiled module and where it resumes: from the code cache, or made now.
@@ -197,6 +220,7 @@ fn warm(sb: &Sandbox, interpreter: &[u8]) -> Result<Warm, String> {
     };
     resume.check(sb, &pre)?;
     Ok(Warm {
+        sha256: meta.sha256,
         memory_export: export("memory")?,
         pre,
         resume,
@@ -222,7 +246,8 @@ fn make_snapshot(sb: &Sandbox, interpreter: &[u8]) -> Result<(Vec<u8>, SnapshotM
         },
     };
     let done = preinit::preinitialise(sb, interpreter, &inv, lead_args, Some(Arc::new(layer)))?;
-    let meta = find_resume(&done.report.stdout, &done.memory)?;
+    let mut meta = find_resume(&done.report.stdout, &done.memory)?;
+    meta.sha256 = hex::encode(Sha256::digest(&done.wasm));
     Ok((done.wasm, meta))
 }
 
@@ -280,12 +305,14 @@ fn find_resume(stdout: &[u8], memory: &[u8]) -> Result<SnapshotMeta, String> {
         vectorcall,
         argv_addr,
         argv_capacity: capacity,
+        sha256: String::new(),
     })
 }
 
 /// A Python bot: the script at `path` (its name is the file stem unless `name` is given),
 /// run by `interp`. Its SHA-256 is the script's.
 pub(crate) fn script_bot(
+    sb: &Sandbox,
     interp: &Interpreter,
     path: &Path,
     name: &str,
@@ -323,13 +350,17 @@ pub(crate) fn script_bot(
             layer: Some(Arc::new(layer)),
         },
         PythonStart::Cold => {
+            let cold = interp
+                .cold
+                .get_or_init(|| cold(sb, &interp.bytes))
+                .clone()?;
             let mut lead_args: Vec<Vec<u8>> =
                 PYTHON_FLAGS.iter().map(|f| f.as_bytes().to_vec()).collect();
             lead_args.push(script_path);
             ModuleCode {
-                pre: interp.pre.clone(),
-                entry: Entry::Start(interp.start_export),
-                memory_export: interp.memory_export,
+                pre: cold.pre,
+                entry: Entry::Start(cold.start_export),
+                memory_export: cold.memory_export,
                 lead_args,
                 layer: Some(Arc::new(layer)),
             }
