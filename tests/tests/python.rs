@@ -364,13 +364,18 @@ fn a_script_from_the_snapshot_behaves_as_started_cold() {
     }
     let e = run_py(&warm, &["syntax"], "", 1);
     assert!(String::from_utf8_lossy(&e.stderr).ends_with("SyntaxError: '(' was never closed\n"));
-    // A script that does not compile fails as `python SCRIPT` does: the location, no traceback.
-    let (bad, _t3) = script_bot(sb, "x = (\n", PythonStart::Snapshot);
-    let r = run_py(&bad, &[], "", 1);
-    assert_eq!(r.outcome, Outcome::Exit(1));
-    assert_eq!(
-        String::from_utf8_lossy(&r.stderr),
-        "  File \"/probe.py\", line 1\n    x = (\n        ^\nSyntaxError: '(' was never closed\n"
+    // A script that does not compile is refused when it is loaded, with the interpreter's
+    // message, as `python SCRIPT` would print it.
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let path = tmp.path().join("broken.py");
+    std::fs::write(&path, "x = (\n").expect("script");
+    let e = sb.load_file(&path, None).expect_err("a syntax error");
+    let msg = e.to_string();
+    assert!(msg.contains("bot `broken`"), "{msg}");
+    assert!(msg.contains(&path.display().to_string()), "{msg}");
+    assert!(
+        msg.ends_with("the script does not compile:\n  File \"/broken.py\", line 1\n    x = (\n        ^\nSyntaxError: '(' was never closed"),
+        "{msg}"
     );
 }
 
@@ -433,14 +438,14 @@ fn the_snapshot_is_the_same_when_made_again() {
 )]
 fn arguments_too_long_for_the_snapshot_are_refused() {
     let (bot, _t) = script_bot(sandbox(), "print('ran')\n", PythonStart::Snapshot);
-    let long = "a".repeat(300 * 1024);
+    let long = "a".repeat(5 << 20);
     let r = run_py(&bot, &[&long], "", 1);
     match &r.outcome {
         Outcome::HostFault(m) => assert!(m.contains("argument buffer"), "{m}"),
         other => panic!("{other:?}"),
     }
     assert!(r.stdout.is_empty());
-    let fits = "a".repeat(200 * 1024);
+    let fits = "a".repeat(1 << 20);
     let r = run_py(&bot, &[&fits], "", 1);
     assert_eq!(r.outcome, Outcome::Ok);
     assert_eq!(r.stdout, b"ran\n");

@@ -201,11 +201,11 @@ fn enter(bot: &ModuleCode, store: &mut Store<HostState>, instance: Instance) -> 
                 Err(_) => return Outcome::HostFault("_start has parameters or results".into()),
             }
         }
-        Entry::Resume(resume) => {
+        Entry::Resume(resume, data) => {
             let args = &store.data().args;
             // The arguments after `argv[0]`, as the resumed code expects to find them.
             let argv = resume.argv_bytes(args.get(1..).unwrap_or_default());
-            match resume.call(&mut *store, instance, memory, &argv) {
+            match resume.call(&mut *store, instance, memory, &argv, data) {
                 Ok(r) => r,
                 Err(fault) => return Outcome::HostFault(fault),
             }

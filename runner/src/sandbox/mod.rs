@@ -115,8 +115,9 @@ struct ModuleCode {
 enum Entry {
     /// A WASI command's `_start`.
     Start(ModuleExport),
-    /// A pre-initialised module, resumed at a function of its table ([`preinit`]).
-    Resume(preinit::Resume),
+    /// A pre-initialised module, resumed at a function of its table ([`preinit`]), with this
+    /// bot's own data (a script's compiled code) delivered beside the arguments.
+    Resume(preinit::Resume, Arc<[u8]>),
 }
 
 impl std::fmt::Debug for Bot {

@@ -37,7 +37,8 @@ pub(crate) struct Resume {
 }
 
 /// A buffer in the snapshot's memory that receives an invocation's arguments (those after
-/// `argv[0]`): a little-endian `u32` length, then the arguments joined by NUL bytes.
+/// `argv[0]`) and the bot's data: a little-endian `u32` length and the arguments joined by NUL
+/// bytes, then a little-endian `u32` length and the data.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ArgvSlot {
     /// Its address in linear memory.
@@ -52,28 +53,35 @@ impl Resume {
         args.join(&0u8)
     }
 
-    /// Deliver `argv` and call the function. The outer error is the host's (the slot is too
-    /// small, or the module is not what was snapshotted); the inner one is the call's.
+    /// Whether `data` leaves room in the buffer for `argv_room` bytes of arguments.
+    pub(crate) fn fits(&self, data: &[u8], argv_room: usize) -> bool {
+        data.len().saturating_add(argv_room).saturating_add(8) <= self.argv.capacity as usize
+    }
+
+    /// Deliver `argv` and `data` and call the function. The outer error is the host's (the
+    /// buffer is too small, or the module is not what was snapshotted); the inner one is the
+    /// call's.
     pub(crate) fn call(
         &self,
         store: &mut Store<HostState>,
         instance: Instance,
         memory: Memory,
         argv: &[u8],
+        data: &[u8],
     ) -> Result<Result<(), wasmtime::Error>, String> {
-        let len = u32::try_from(argv.len())
-            .ok()
-            .filter(|n| n.saturating_add(4) <= self.argv.capacity)
-            .ok_or_else(|| {
-                format!(
-                    "the arguments take {} bytes, more than this pre-initialised bot's {}-byte argument buffer",
-                    argv.len(),
-                    self.argv.capacity.saturating_sub(4)
-                )
-            })?;
-        let mut slot = Vec::with_capacity(argv.len() + 4);
-        slot.extend_from_slice(&len.to_le_bytes());
-        slot.extend_from_slice(argv);
+        if !self.fits(data, argv.len()) {
+            return Err(format!(
+                "the arguments take {} bytes, more than the {} bytes left for them in this pre-initialised bot's argument buffer",
+                argv.len(),
+                (self.argv.capacity as usize).saturating_sub(data.len() + 8)
+            ));
+        }
+        let mut slot = Vec::with_capacity(argv.len() + data.len() + 8);
+        for part in [argv, data] {
+            // Both fit in the u32-sized buffer (checked above).
+            slot.extend_from_slice(&(part.len() as u32).to_le_bytes());
+            slot.extend_from_slice(part);
+        }
         memory
             .write(&mut *store, self.argv.addr as usize, &slot)
             .map_err(|e| format!("the argument buffer is outside memory: {e}"))?;

@@ -10,7 +10,7 @@
 use super::loader::LoadError;
 use super::preinit::{self, ArgvSlot, Resume};
 use super::vfs::ReadOnlyLayer;
-use super::{Bot, Code, Entry, Invocation, Limits, ModuleCode, Sandbox};
+use super::{Bot, Code, Entry, Invocation, Limits, ModuleCode, Outcome, Sandbox};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -142,6 +142,52 @@ impl Interpreter {
     /// SHA-256 of the pre-initialised interpreter, in hex.
     pub(crate) fn snapshot_sha256(&self) -> &str {
         &self.warm.sha256
+    }
+}
+
+/// Room the compiled script leaves in the argument buffer for a game's arguments.
+const ARGV_ROOM: usize = 256 << 10;
+
+/// Compile the script once, in the snapshot (`--koth-compile`): its code, marshalled, for
+/// every invocation to load instead of compiling the source again. A syntax error refuses the
+/// bot, with the interpreter's message; code too large for the argument buffer, or a compile
+/// that runs out of fuel or memory, leaves the invocations to compile the source themselves.
+fn compile_script(
+    warm: &Warm,
+    layer: &Arc<ReadOnlyLayer>,
+    script_path: &[u8],
+) -> Result<Arc<[u8]>, LoadError> {
+    let compiler = Bot {
+        name: "python".into(),
+        sha256: [0; 32],
+        code: Code::Module(ModuleCode {
+            pre: warm.pre.clone(),
+            entry: Entry::Resume(warm.resume.clone(), Arc::from(&[][..])),
+            memory_export: warm.memory_export,
+            lead_args: vec![b"--koth-compile".to_vec(), script_path.to_vec()],
+            layer: Some(layer.clone()),
+        }),
+    };
+    let inv = Invocation {
+        args: Vec::new(),
+        stdin: Vec::new(),
+        seed: [0; 32],
+        clock_start_ns: 0,
+        limits: Limits {
+            fuel: 20_000_000_000,
+            stdout_bytes: warm.resume.argv.capacity,
+            wall_clock_ms: 600_000,
+            ..Limits::default()
+        },
+    };
+    let r = compiler.invoke(&inv, None);
+    match r.outcome {
+        Outcome::Ok if warm.resume.fits(&r.stdout, ARGV_ROOM) => Ok(Arc::from(r.stdout)),
+        Outcome::Exit(1) => Err(LoadError::Python(format!(
+            "the script does not compile:\n{}",
+            String::from_utf8_lossy(&r.stderr).trim_end()
+        ))),
+        _ => Ok(Arc::from(&[][..])),
     }
 }
 
@@ -340,15 +386,19 @@ pub(crate) fn script_bot(
             LoadError::Python(format!("`{file}` cannot be a file name in the sandbox"))
         })?;
     let script_path = format!("/{file}").into_bytes();
+    let layer = Arc::new(layer);
     let code = match start {
-        PythonStart::Snapshot => ModuleCode {
-            pre: interp.warm.pre.clone(),
-            entry: Entry::Resume(interp.warm.resume.clone()),
-            memory_export: interp.warm.memory_export,
-            // The options are the snapshot's; the launcher reads the script from argv.
-            lead_args: vec![script_path],
-            layer: Some(Arc::new(layer)),
-        },
+        PythonStart::Snapshot => {
+            let compiled = compile_script(&interp.warm, &layer, &script_path)?;
+            ModuleCode {
+                pre: interp.warm.pre.clone(),
+                entry: Entry::Resume(interp.warm.resume.clone(), compiled),
+                memory_export: interp.warm.memory_export,
+                // The options are the snapshot's; the launcher reads the script from argv.
+                lead_args: vec![script_path],
+                layer: Some(layer),
+            }
+        }
         PythonStart::Cold => {
             let cold = interp
                 .cold
@@ -362,7 +412,7 @@ pub(crate) fn script_bot(
                 entry: Entry::Start(cold.start_export),
                 memory_export: cold.memory_export,
                 lead_args,
-                layer: Some(Arc::new(layer)),
+                layer: Some(layer),
             }
         }
     };

@@ -10,12 +10,13 @@ import sys
 # Modules bots commonly import (and what they import), loaded here once so that no invocation
 # pays for them. The bot's own `import` statements still run; they find these in sys.modules.
 import ast, atexit, bisect, builtins, collections, copy, functools, heapq, importlib
-import importlib.machinery, itertools, json, math, operator, random, re, string, struct
-import time, types
+import importlib.machinery, itertools, json, marshal, math, operator, random, re, string
+import struct, time, types
 
-# koth writes each invocation's arguments here (a little-endian length, then the arguments
-# joined by NUL bytes) before it calls _koth_main.
-_KOTH_ARGV = bytearray(b"KOTH-ARGV\0" + bytes(256 * 1024 - 10))
+# koth writes each invocation's arguments here before it calls _koth_main: a little-endian
+# length and the arguments joined by NUL bytes, then a little-endian length and the script's
+# code as compiled when koth loaded it (marshal), or nothing.
+_KOTH_ARGV = bytearray(b"KOTH-ARGV\0" + bytes(4 * 1024 * 1024 - 10))
 
 
 def _koth_exit_code(e):
@@ -33,9 +34,28 @@ def _koth_exit_code(e):
     return 1
 
 
+def _koth_compile(script):
+    # At load: the script's code for every later invocation, or its syntax error.
+    with open(script, "rb") as f:
+        source = f.read()
+    try:
+        code = marshal.dumps(compile(source, script, "exec"))
+    except Exception as e:
+        sys.excepthook(type(e), e.with_traceback(None), None)
+        sys.stderr.flush()
+        os._exit(1)
+    while code:
+        code = code[os.write(1, code) :]
+    os._exit(0)
+
+
 def _koth_main():
     n = int.from_bytes(_KOTH_ARGV[:4], "little")
     argv = [os.fsdecode(a) for a in bytes(_KOTH_ARGV[4 : 4 + n]).split(b"\0")]
+    m = int.from_bytes(_KOTH_ARGV[4 + n : 8 + n], "little")
+    compiled = bytes(_KOTH_ARGV[8 + n : 8 + n + m])
+    if argv[0] == "--koth-compile":
+        _koth_compile(argv[1])
     script = argv[0]
     sys.argv = argv
     sys.orig_argv = sys.orig_argv[:1] + ["-S", "-B"] + argv
@@ -57,13 +77,17 @@ def _koth_main():
     sys.modules["__main__"] = main
     code = 0
     try:
-        try:
-            with open(script, "rb") as f:
-                source = f.read()
-        except OSError as e:
-            print(f"python: can't open file {script!r}: [Errno {e.errno}] {e.strerror}", file=sys.stderr)
-            os._exit(2)
-        exec(compile(source, script, "exec"), main.__dict__)
+        if compiled:
+            code = marshal.loads(compiled)
+        else:
+            try:
+                with open(script, "rb") as f:
+                    source = f.read()
+            except OSError as e:
+                print(f"python: can't open file {script!r}: [Errno {e.errno}] {e.strerror}", file=sys.stderr)
+                os._exit(2)
+            code = compile(source, script, "exec")
+        exec(code, main.__dict__)
     except SystemExit as e:
         code = _koth_exit_code(e)
     except BaseException as e:
