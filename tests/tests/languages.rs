@@ -10,7 +10,7 @@
 
 use koth::games::coup::tournament::{self, CoupOptions};
 use koth::games::Player;
-use koth::sandbox::{Bot, Sandbox, SandboxOptions};
+use koth::sandbox::{Bot, CodeCache, Sandbox, SandboxOptions};
 use koth_tests::coup::{situation, situations};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -31,8 +31,14 @@ fn load(sb: &Sandbox, path: &Path) -> Bot {
         .unwrap_or_else(|e| panic!("{} does not load: {e}", path.display()))
 }
 
+/// A sandbox on the machine's compiled-code cache: the Python interpreter's snapshot (two
+/// compiles of a 26 MB module) is made once per machine, not once per run.
 fn sandbox() -> Sandbox {
-    Sandbox::new(SandboxOptions::default()).expect("sandbox")
+    Sandbox::new(SandboxOptions {
+        cache_dir: CodeCache::default_dir(),
+        ..SandboxOptions::default()
+    })
+    .expect("sandbox")
 }
 
 /// Every language bot exists: built, or skipped by name. A bot that vanished from the build
