@@ -215,8 +215,14 @@ fn attack(bot: &Bot, attack: &str, seed: u8) -> koth::sandbox::Report {
 fn hostile_component_outcomes() {
     let sb = sandbox();
     let bot = load(&sb, &component("hostile_component"));
-    let cases: [(&str, Outcome); 7] = [
+    let cases: [(&str, Outcome); 10] = [
         ("loop", Outcome::OutOfFuel),
+        // The cheapest calls that make the host work hardest (1 MiB to stderr, 1 MiB of
+        // random bytes, 500 pollables per call) pay for that work: fuel ends them, never the
+        // wall-clock backstop (a host fault that would void the game).
+        ("stderr-flood", Outcome::OutOfFuel),
+        ("random-flood", Outcome::OutOfFuel),
+        ("poll-flood", Outcome::OutOfFuel),
         ("grow", Outcome::OutOfMemory),
         ("stack", Outcome::Trap(TrapKind::StackOverflow)),
         ("output", Outcome::OutputLimit),

@@ -17,8 +17,26 @@ use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, Was
 /// The virtual wall clock's epoch: 2000-01-01T00:00:00Z, in seconds since 1970.
 const WALL_EPOCH_S: u64 = 946_684_800;
 
-/// Fuel a host call costs, as for a core module's WASI call.
+/// Fuel a host call costs, as for a core module's WASI call, on top of its work.
 pub(crate) const HOST_CALL_FUEL: u64 = 100;
+
+/// Fuel per pollable `wasi:io/poll.poll` goes through (looked up, grouped, its future made
+/// and polled): about the host time of 128 fuel of the slowest guest code.
+const POLLABLE_FUEL: usize = 128;
+
+/// Host work of the current call beyond the flat fee, in fuel: one per byte written to stdout
+/// or stderr (kept or dropped) or drawn from a random generator (wasmtime-wasi draws a 32-bit
+/// word per random byte, so a random byte costs 4), and [`POLLABLE_FUEL`] per pollable.
+/// Charged when the call returns; shared by the store's call hook and the streams and
+/// generators given to wasmtime-wasi.
+pub(crate) type HostWork = Arc<AtomicU64>;
+
+fn charge(work: &HostWork, fuel: usize) {
+    // One store's thread at a time: a plain load and store, not a locked add, since
+    // wasmtime-wasi draws random bytes one at a time.
+    let total = work.load(Ordering::Relaxed).saturating_add(fuel as u64);
+    work.store(total, Ordering::Relaxed);
+}
 
 /// Host resources (streams, pollables, descriptors) a component may hold at once, per open
 /// descriptor allowed to a core module: without a cap, a loop of cheap host calls that each
@@ -32,6 +50,7 @@ pub(crate) struct ComponentState {
     pub limiter: TotalLimiter,
     pub clock: Arc<VirtualTime>,
     pub fuel_budget: u64,
+    pub work: HostWork,
     pub stdout: CappedOutput,
     pub stderr: CappedOutput,
 }
@@ -136,17 +155,21 @@ impl HostWallClock for Wall {
     }
 }
 
-/// koth's ChaCha12 stream behind the `rand` 0.10 trait wasmtime-wasi takes.
-struct SeededRandom(ChaCha12Rng);
+/// koth's ChaCha12 stream behind the `rand` 0.10 trait wasmtime-wasi takes; every byte drawn
+/// is host work.
+struct SeededRandom(ChaCha12Rng, HostWork);
 impl rand_core_wasi::TryRng for SeededRandom {
     type Error = std::convert::Infallible;
     fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        charge(&self.1, 4);
         Ok(self.0.next_u32())
     }
     fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        charge(&self.1, 8);
         Ok(self.0.next_u64())
     }
     fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        charge(&self.1, dst.len());
         self.0.fill_bytes(dst);
         Ok(())
     }
@@ -159,6 +182,7 @@ pub(crate) struct CappedOutput {
     inner: Arc<Mutex<Captured>>,
     cap: usize,
     fatal: bool,
+    work: HostWork,
     /// Set when a fatal stream overflowed, so the outcome can be named.
     pub overflowed: Arc<AtomicBool>,
 }
@@ -170,11 +194,12 @@ struct Captured {
 }
 
 impl CappedOutput {
-    pub fn new(cap: u32, fatal: bool) -> Self {
+    pub fn new(cap: u32, fatal: bool, work: HostWork) -> Self {
         CappedOutput {
             inner: Arc::default(),
             cap: cap as usize,
             fatal,
+            work,
             overflowed: Arc::default(),
         }
     }
@@ -190,6 +215,8 @@ impl CappedOutput {
 
 impl OutputStream for CappedOutput {
     fn write(&mut self, bytes: bytes::Bytes) -> Result<(), StreamError> {
+        // The bytes were copied out of the guest whether kept or dropped.
+        charge(&self.work, bytes.len());
         let Ok(mut c) = self.inner.lock() else {
             return Err(StreamError::trap("output buffer poisoned"));
         };
@@ -250,8 +277,9 @@ pub(crate) struct Setup<'a> {
 /// The store data for one invocation.
 pub(crate) fn state(setup: Setup<'_>) -> ComponentState {
     let clock = Arc::new(VirtualTime::new(setup.clock_start_ns));
-    let stdout = CappedOutput::new(setup.limits.stdout_bytes, true);
-    let stderr = CappedOutput::new(setup.limits.stderr_bytes, false);
+    let work = HostWork::default();
+    let stdout = CappedOutput::new(setup.limits.stdout_bytes, true, work.clone());
+    let stderr = CappedOutput::new(setup.limits.stderr_bytes, false, work.clone());
     let mut rng = ChaCha12Rng::from_seed(setup.seed);
     // The insecure stream and seed come from the same generator, after the secure one's
     // seed: all three are a function of the invocation's seed alone.
@@ -275,8 +303,14 @@ pub(crate) fn state(setup: Setup<'_>) -> ComponentState {
         .stderr(stderr.clone())
         .wall_clock(Wall(clock.clone()))
         .monotonic_clock(Monotonic(clock.clone()))
-        .secure_random(SeededRandom(ChaCha12Rng::from_seed(secure_seed)))
-        .insecure_random(SeededRandom(ChaCha12Rng::from_seed(insecure_seed)))
+        .secure_random(SeededRandom(
+            ChaCha12Rng::from_seed(secure_seed),
+            work.clone(),
+        ))
+        .insecure_random(SeededRandom(
+            ChaCha12Rng::from_seed(insecure_seed),
+            work.clone(),
+        ))
         .insecure_random_seed(hashmap_seed)
         .max_random_size(u64::from(setup.limits.random_bytes_per_call))
         .allow_tcp(false)
@@ -297,26 +331,35 @@ pub(crate) fn state(setup: Setup<'_>) -> ComponentState {
         },
         clock,
         fuel_budget: setup.limits.fuel,
+        work,
         stdout,
         stderr,
     }
 }
 
-/// On every call into the host: charge the host call's fuel and move the virtual clock to
-/// the fuel burnt so far.
+/// On every call into the host: charge the flat fee going in and the call's work coming out
+/// (ending the call `out of fuel` if the work is more than is left), and move the virtual
+/// clock to the fuel burnt so far.
 pub(crate) fn call_hook(
     mut store: StoreContextMut<'_, ComponentState>,
     hook: wasmtime::CallHook,
 ) -> wasmtime::Result<()> {
-    if matches!(hook, wasmtime::CallHook::CallingHost) {
-        let left = store.get_fuel()?;
-        let left = left.saturating_sub(HOST_CALL_FUEL);
-        store.set_fuel(left)?;
-        let data = store.data();
-        data.clock
-            .burnt
-            .store(data.fuel_budget.saturating_sub(left), Ordering::Relaxed);
+    let cost = match hook {
+        wasmtime::CallHook::CallingHost => HOST_CALL_FUEL,
+        wasmtime::CallHook::ReturningFromHost => store.data().work.swap(0, Ordering::Relaxed),
+        _ => return Ok(()),
+    };
+    let left = store.get_fuel()?;
+    if cost > left {
+        store.set_fuel(0)?;
+        return Err(wasmtime::Trap::OutOfFuel.into());
     }
+    store.set_fuel(left - cost)?;
+    let data = store.data();
+    data.clock.burnt.store(
+        data.fuel_budget.saturating_sub(left - cost),
+        Ordering::Relaxed,
+    );
     Ok(())
 }
 
@@ -338,7 +381,9 @@ fn elapsed(
 }
 
 /// The linker: every WASI 0.2 interface from wasmtime-wasi, then the two sleeping
-/// functions replaced so that a sleep never blocks the host: it moves the virtual clock.
+/// functions replaced so that a sleep never blocks the host (it moves the virtual clock), and
+/// `poll` replaced by wasmtime-wasi's own with a charge per pollable (a flat fee would let one
+/// call make the host visit hundreds of pollables).
 pub(crate) fn linker(engine: &wasmtime::Engine) -> wasmtime::Result<Linker<ComponentState>> {
     let mut linker = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
@@ -351,5 +396,21 @@ pub(crate) fn linker(engine: &wasmtime::Engine) -> wasmtime::Result<Linker<Compo
         let now = store.data().clock.now_ns();
         elapsed(&mut store, when.saturating_sub(now))
     })?;
+    let mut poll = linker.instance("wasi:io/poll@0.2.12")?;
+    poll.func_wrap(
+        "poll",
+        |mut store: StoreContextMut<'_, ComponentState>,
+         (pollables,): (Vec<Resource<DynPollable>>,)| {
+            charge(
+                &store.data().work,
+                pollables.len().saturating_mul(POLLABLE_FUEL),
+            );
+            let ready = wasmtime_wasi::p2::bindings::sync::io::poll::Host::poll(
+                &mut store.data_mut().table,
+                pollables,
+            )?;
+            Ok((ready,))
+        },
+    )?;
     Ok(linker)
 }

@@ -89,6 +89,31 @@ fn main() {
             }
         }
         "panic" => panic!("on purpose"),
+        // The cheapest calls that make the host work hardest: each must cost fuel in
+        // proportion to the host's work, so that the loop ends `out of fuel`, not at the
+        // wall-clock backstop.
+        // 1 MiB to stderr per call (kept to its cap, the rest counted and dropped).
+        "stderr-flood" => {
+            let handle = raw::get_stderr();
+            let buf = vec![b'e'; 1 << 20];
+            loop {
+                raw::write(handle, &buf);
+            }
+        }
+        // 1 MiB of random bytes per call.
+        "random-flood" => loop {
+            std::hint::black_box(raw::random_bytes(1 << 20));
+        },
+        // Poll as many pollables as the handle cap allows, again and again.
+        "poll-flood" => {
+            let mut pollables = Vec::new();
+            while pollables.len() < 500 {
+                pollables.push(raw::subscribe_duration(0));
+            }
+            loop {
+                raw::poll(&pollables);
+            }
+        }
         _ => println!("ok"),
     }
 }
@@ -111,4 +136,81 @@ fn recurse(n: u64) -> u64 {
         return 0;
     }
     recurse(std::hint::black_box(n + 1)).wrapping_add(std::hint::black_box(n))
+}
+
+/// WASI 0.2 functions called through their raw canonical-ABI imports, one host call each
+/// (std would split or cache them).
+mod raw {
+    #[link(wasm_import_module = "wasi:cli/stderr@0.2.0")]
+    extern "C" {
+        #[link_name = "get-stderr"]
+        fn get_stderr_raw() -> u32;
+    }
+    #[link(wasm_import_module = "wasi:io/streams@0.2.0")]
+    extern "C" {
+        #[link_name = "[method]output-stream.write"]
+        fn write_raw(stream: u32, ptr: *const u8, len: usize, ret: *mut u8);
+    }
+    #[link(wasm_import_module = "wasi:random/random@0.2.0")]
+    extern "C" {
+        #[link_name = "get-random-bytes"]
+        fn random_bytes_raw(len: u64, ret: *mut usize);
+    }
+    #[link(wasm_import_module = "wasi:clocks/monotonic-clock@0.2.0")]
+    extern "C" {
+        #[link_name = "subscribe-duration"]
+        fn subscribe_duration_raw(ns: u64) -> u32;
+    }
+    #[link(wasm_import_module = "wasi:io/poll@0.2.0")]
+    extern "C" {
+        #[link_name = "poll"]
+        fn poll_raw(ptr: *const u32, len: usize, ret: *mut usize);
+    }
+
+    pub fn get_stderr() -> u32 {
+        // SAFETY: takes nothing, returns a handle index.
+        unsafe { get_stderr_raw() }
+    }
+
+    /// `output-stream.write`: the host copies all of `buf`; the result is ignored.
+    pub fn write(stream: u32, buf: &[u8]) {
+        let mut ret = [0u8; 16];
+        // SAFETY: `buf` is valid for its length; `ret` has room for the result.
+        unsafe { write_raw(stream, buf.as_ptr(), buf.len(), ret.as_mut_ptr()) }
+    }
+
+    /// `get-random-bytes(len)`: the host allocates the list in our memory through
+    /// `cabi_realloc`; it is leaked, which `grow` would end, but fuel ends it first.
+    pub fn random_bytes(len: u64) -> usize {
+        let mut ret = [0usize; 2];
+        // SAFETY: `ret` receives the list's pointer and length.
+        unsafe { random_bytes_raw(len, ret.as_mut_ptr()) };
+        // Give the list back, so that the loop is bounded by fuel, not memory.
+        let (ptr, n) = (ret[0], ret[1]);
+        if n > 0 {
+            let layout = std::alloc::Layout::from_size_align(n, 1).expect("layout");
+            // SAFETY: the host allocated it with `cabi_realloc`, which is std's allocator.
+            unsafe { std::alloc::dealloc(ptr as *mut u8, layout) };
+        }
+        n
+    }
+
+    pub fn subscribe_duration(ns: u64) -> u32 {
+        // SAFETY: returns a handle index.
+        unsafe { subscribe_duration_raw(ns) }
+    }
+
+    /// `poll(list<borrow<pollable>>)`: the host allocates the ready list, given back.
+    pub fn poll(pollables: &[u32]) -> usize {
+        let mut ret = [0usize; 2];
+        // SAFETY: the handles are ours; `ret` receives the list.
+        unsafe { poll_raw(pollables.as_ptr(), pollables.len(), ret.as_mut_ptr()) };
+        let (ptr, n) = (ret[0], ret[1]);
+        if n > 0 {
+            let layout = std::alloc::Layout::from_size_align(n * 4, 4).expect("layout");
+            // SAFETY: allocated by the host through `cabi_realloc`.
+            unsafe { std::alloc::dealloc(ptr as *mut u8, layout) };
+        }
+        n
+    }
 }
