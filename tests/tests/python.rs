@@ -425,7 +425,7 @@ fn the_snapshot_is_the_same_when_made_again() {
     assert_eq!(
         fresh.python_snapshot_sha256().expect("snapshot"),
         shared,
-        "a snapshot made afresh differs from the cached one (if koth's WASI host changed, bump SNAPSHOT_FORMAT in runner/src/sandbox/python.rs)"
+        "a snapshot made afresh differs from the cached one (if koth's WASI host changed, bump SNAPSHOT_FORMAT in runner/src/sandbox/python/snapshot.rs)"
     );
 }
 

@@ -1,4 +1,4 @@
-# koth's Python launcher (see runner/src/sandbox/python.rs).
+# koth's Python launcher (see runner/src/sandbox/python/snapshot.rs).
 #
 # koth runs this once per machine, as `python -S -B /koth_launcher.py`, and snapshots the
 # interpreter when it calls os._exit below. Every invocation of a Python bot then starts from a
