@@ -1,4 +1,5 @@
-//! One invocation: a fresh instance, `_start` once, the instance dropped, an [`Outcome`].
+//! One invocation: a fresh instance, entered once (`_start`, or a pre-initialised module's
+//! resume function), the instance dropped, an [`Outcome`].
 
 use super::component::{BotKind, ComponentCode};
 use super::engine::epoch_ticks;
@@ -202,10 +203,11 @@ fn enter(bot: &ModuleCode, store: &mut Store<HostState>, instance: Instance) -> 
             }
         }
         Entry::Resume(resume, data) => {
-            let args = &store.data().args;
-            // The arguments after `argv[0]`, as the resumed code expects to find them.
-            let argv = resume.argv_bytes(args.get(1..).unwrap_or_default());
+            let argv = resume.argv_bytes(&store.data().args);
             match resume.call(&mut *store, instance, memory, &argv, data) {
+                // The resumed code ends the invocation through `proc_exit`; returning instead
+                // is the guest's failure, not a clean exit.
+                Ok(Ok(())) => return Outcome::Trap(TrapKind::Other),
                 Ok(r) => r,
                 Err(fault) => return Outcome::HostFault(fault),
             }
@@ -217,7 +219,7 @@ fn enter(bot: &ModuleCode, store: &mut Store<HostState>, instance: Instance) -> 
     }
 }
 
-/// Name the outcome of a failed instantiation or `_start`.
+/// Name the outcome of a failed instantiation or entry call.
 fn classify(err: wasmtime::Error, st: &HostState, instantiating: bool) -> Outcome {
     if let Some(stop) = err.downcast_ref::<Stop>() {
         return match *stop {

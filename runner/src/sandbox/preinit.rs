@@ -24,6 +24,7 @@ pub(crate) const TABLE_EXPORT: &str = "koth:table";
 
 /// Where and how an invocation resumes a pre-initialised module: `table[index](params)`, a
 /// function of type `(i32, i32, i32, i32) -> i32`, after the arguments are written to `argv`.
+/// It must end the invocation with `proc_exit`: a return is reported as a trap.
 #[derive(Clone)]
 pub(crate) struct Resume {
     /// The table export.
@@ -36,9 +37,9 @@ pub(crate) struct Resume {
     pub argv: ArgvSlot,
 }
 
-/// A buffer in the snapshot's memory that receives an invocation's arguments (those after
-/// `argv[0]`) and the bot's data: a little-endian `u32` length and the arguments joined by NUL
-/// bytes, then a little-endian `u32` length and the data.
+/// A buffer in the snapshot's memory that receives an invocation's whole argv and the bot's
+/// data: a little-endian `u32` length and the arguments joined by NUL bytes, then a
+/// little-endian `u32` length and the data.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ArgvSlot {
     /// Its address in linear memory.
@@ -48,9 +49,11 @@ pub(crate) struct ArgvSlot {
 }
 
 impl Resume {
-    /// The arguments as the slot holds them.
+    /// The arguments as the slot holds them. Each is cut at its first NUL byte, as a C
+    /// program reading `args_get` sees it, so that a NUL never makes two arguments of one.
     pub(crate) fn argv_bytes(&self, args: &[Vec<u8>]) -> Vec<u8> {
-        args.join(&0u8)
+        let cut = |a: &Vec<u8>| a.split(|&b| b == 0).next().unwrap_or_default().to_vec();
+        args.iter().map(cut).collect::<Vec<_>>().join(&0u8)
     }
 
     /// Whether `data` leaves room in the buffer for `argv_room` bytes of arguments.
@@ -198,7 +201,6 @@ pub(crate) fn preinitialise(
         }
         Ok::<_, String>((wasm, memory))
     });
-    let (wasm, memory) = taken.ok_or("the module is a component")??;
     if !report.outcome.is_ok() {
         return Err(format!(
             "the pre-initialisation run ended {} (stderr: {})",
@@ -206,6 +208,7 @@ pub(crate) fn preinitialise(
             String::from_utf8_lossy(&report.stderr)
         ));
     }
+    let (wasm, memory) = taken.ok_or("the module is a component")??;
     Ok(Preinitialised {
         wasm,
         report,
@@ -217,6 +220,7 @@ pub(crate) fn preinitialise(
 fn export_table(wasm: &[u8]) -> Result<Vec<u8>, String> {
     let mut out = wasm_encoder::Module::new();
     let mut has_table = false;
+    let mut exported = false;
     for payload in Parser::new(0).parse_all(wasm) {
         let payload = payload.map_err(|e| format!("invalid module: {e}"))?;
         match &payload {
@@ -253,6 +257,7 @@ fn export_table(wasm: &[u8]) -> Result<Vec<u8>, String> {
                 }
                 exports.export(TABLE_EXPORT, ExportKind::Table, 0);
                 out.section(&exports);
+                exported = true;
                 continue;
             }
             _ => {}
@@ -263,6 +268,10 @@ fn export_table(wasm: &[u8]) -> Result<Vec<u8>, String> {
                 data: &wasm[range],
             });
         }
+    }
+    if !exported {
+        // A WASI command exports at least `_start` and `memory`.
+        return Err("the module exports nothing".into());
     }
     Ok(out.finish())
 }
@@ -344,5 +353,32 @@ mod tests {
         assert!(export_table(&no_table)
             .unwrap_err()
             .contains("no function table"));
+        let no_exports = wat::parse_str("(module (table 1 funcref))").expect("wat");
+        assert!(export_table(&no_exports)
+            .unwrap_err()
+            .contains("exports nothing"));
+    }
+
+    #[test]
+    fn arguments_are_cut_at_a_nul_as_c_strings_are() {
+        let module = wasmtime::Module::new(
+            &wasmtime::Engine::default(),
+            wat::parse_str(r#"(module (table (export "t") 1 funcref))"#).expect("wat"),
+        )
+        .expect("module");
+        let r = Resume {
+            table: module.get_export_index("t").expect("export"),
+            index: 0,
+            params: [0; 4],
+            argv: ArgvSlot {
+                addr: 0,
+                capacity: 64,
+            },
+        };
+        let argv = r.argv_bytes(&[b"bot".to_vec(), b"a\0b".to_vec(), Vec::new(), b"c".to_vec()]);
+        assert_eq!(argv, b"bot\0a\0\0c");
+        // 8 bytes of lengths, the data, the arguments: 64 in all at most.
+        assert!(r.fits(&[0; 20], 36));
+        assert!(!r.fits(&[0; 20], 37));
     }
 }

@@ -20,13 +20,18 @@ const WALL_EPOCH_S: u64 = 946_684_800;
 /// Fuel a host call costs, as for a core module's WASI call, on top of its work.
 pub(crate) const HOST_CALL_FUEL: u64 = 100;
 
+/// Fuel per argument `get-arguments` returns (on top of a fuel per byte), as for a core
+/// module's `args_get`.
+const ARG_FUEL: usize = crate::sandbox::wasi::state::ARG_FUEL as usize;
+
 /// Fuel per pollable `wasi:io/poll.poll` goes through (looked up, grouped, its future made
 /// and polled): about the host time of 128 fuel of the slowest guest code.
 const POLLABLE_FUEL: usize = 128;
 
 /// Host work of the current call beyond the flat fee, in fuel: one per byte written to stdout
-/// or stderr (kept or dropped) or drawn from a random generator (wasmtime-wasi draws a 32-bit
-/// word per random byte, so a random byte costs 4), and [`POLLABLE_FUEL`] per pollable.
+/// or stderr (kept or dropped), drawn from a random generator (wasmtime-wasi draws a 32-bit
+/// word per random byte, so a random byte costs 4) or returned by `get-arguments` (plus
+/// [`ARG_FUEL`] per argument), and [`POLLABLE_FUEL`] per pollable.
 /// Charged when the call returns; shared by the store's call hook and the streams and
 /// generators given to wasmtime-wasi.
 pub(crate) type HostWork = Arc<AtomicU64>;
@@ -51,6 +56,8 @@ pub(crate) struct ComponentState {
     pub clock: Arc<VirtualTime>,
     pub fuel_budget: u64,
     pub work: HostWork,
+    /// argv, as `get-arguments` returns it.
+    pub argv: Vec<String>,
     pub stdout: CappedOutput,
     pub stderr: CappedOutput,
 }
@@ -332,6 +339,7 @@ pub(crate) fn state(setup: Setup<'_>) -> ComponentState {
         clock,
         fuel_budget: setup.limits.fuel,
         work,
+        argv,
         stdout,
         stderr,
     }
@@ -381,9 +389,10 @@ fn elapsed(
 }
 
 /// The linker: every WASI 0.2 interface from wasmtime-wasi, then the two sleeping
-/// functions replaced so that a sleep never blocks the host (it moves the virtual clock), and
+/// functions replaced so that a sleep never blocks the host (it moves the virtual clock),
 /// `poll` replaced by wasmtime-wasi's own with a charge per pollable (a flat fee would let one
-/// call make the host visit hundreds of pollables).
+/// call make the host visit hundreds of pollables), and `get-arguments` by one that charges
+/// for what it copies.
 pub(crate) fn linker(engine: &wasmtime::Engine) -> wasmtime::Result<Linker<ComponentState>> {
     let mut linker = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
@@ -396,6 +405,17 @@ pub(crate) fn linker(engine: &wasmtime::Engine) -> wasmtime::Result<Linker<Compo
         let now = store.data().clock.now_ns();
         elapsed(&mut store, when.saturating_sub(now))
     })?;
+    let mut env = linker.instance("wasi:cli/environment@0.2.12")?;
+    env.func_wrap(
+        "get-arguments",
+        |store: StoreContextMut<'_, ComponentState>, (): ()| {
+            let argv = store.data().argv.clone();
+            // As a core module's `args_get`: per argument, and per byte copied.
+            let bytes: usize = argv.iter().map(String::len).sum();
+            charge(&store.data().work, argv.len() * ARG_FUEL + bytes);
+            Ok((argv,))
+        },
+    )?;
     let mut poll = linker.instance("wasi:io/poll@0.2.12")?;
     poll.func_wrap(
         "poll",

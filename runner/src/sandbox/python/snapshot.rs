@@ -55,9 +55,11 @@ struct SnapshotMeta {
 const ARGV_ROOM: usize = 256 << 10;
 
 /// Compile the script once, in the snapshot (`--koth-compile`): its code, marshalled, for
-/// every invocation to load instead of compiling the source again. A syntax error refuses the
-/// bot, with the interpreter's message; code too large for the argument buffer, or a compile
-/// that runs out of fuel or memory, leaves the invocations to compile the source themselves.
+/// every invocation to load instead of compiling the source again. A script that does not
+/// compile (a syntax error, or any other error of `compile`) refuses the bot with the
+/// interpreter's message, and so does a compile that does not finish within 20 times an
+/// invocation's fuel; code too large for the argument buffer leaves the invocations to
+/// compile the source themselves.
 pub(super) fn compile_script(
     warm: &Warm,
     layer: &Arc<ReadOnlyLayer>,
@@ -89,11 +91,18 @@ pub(super) fn compile_script(
     let r = compiler.invoke(&inv, None);
     match r.outcome {
         Outcome::Ok if warm.resume.fits(&r.stdout, ARGV_ROOM) => Ok(Arc::from(r.stdout)),
+        Outcome::Ok | Outcome::OutputLimit => Ok(Arc::from(&[][..])),
         Outcome::Exit(1) => Err(LoadError::Python(format!(
             "the script does not compile:\n{}",
             String::from_utf8_lossy(&r.stderr).trim_end()
         ))),
-        _ => Ok(Arc::from(&[][..])),
+        other => Err(LoadError::Python(format!(
+            "compiling the script ended {other}{}",
+            match String::from_utf8_lossy(&r.stderr).trim_end() {
+                "" => String::new(),
+                e => format!(":\n{e}"),
+            }
+        ))),
     }
 }
 
@@ -134,6 +143,19 @@ pub(super) fn warm(sb: &Sandbox, interpreter: &[u8]) -> Result<Warm, String> {
             (module, meta)
         }
     };
+    // Every invocation starts with the snapshot's memory: a limit below it would fail every
+    // one of them, so it is refused now, with the figure.
+    if let Some(wasmtime::ExternType::Memory(m)) = module.get_export("memory") {
+        let start = m.minimum().saturating_mul(m.page_size());
+        if start > sb.load.memory_bytes {
+            return Err(format!(
+                "every Python bot starts with the snapshot's {start} bytes ({} MiB) of memory, above the {} MiB limit; give them more, e.g. --memory {}",
+                start >> 20,
+                sb.load.memory_bytes >> 20,
+                (start >> 20) + 8
+            ));
+        }
+    }
     let pre = sb
         .linker
         .instantiate_pre(&module)
