@@ -75,12 +75,14 @@ def _koth_unshadow(folder):
     # A `name.py` or `name/` beside the script shadows a module of that name which a plain
     # `python -S` has not imported yet: forget the one the launcher imported.
     try:
-        names = {n[:-3] if n.endswith(".py") else n for n in os.listdir(folder)}
+        names = os.listdir(folder)
     except OSError:
         return
-    for name in list(sys.modules):
-        if name.partition(".")[0] in names and name not in _KOTH_COLD:
-            del sys.modules[name]
+    hit = _KOTH_PRELOADED.intersection(n[:-3] if n.endswith(".py") else n for n in names)
+    if hit:
+        for name in list(sys.modules):
+            if name.partition(".")[0] in hit and name not in _KOTH_COLD:
+                del sys.modules[name]
 
 
 def _koth_run(argv, compiled):
@@ -169,6 +171,9 @@ def _koth_main():
     finally:
         _exit(status)
 
+
+# The top-level names of what the launcher imported beyond a plain `python -S`.
+_KOTH_PRELOADED = frozenset(n.partition(".")[0] for n in sys.modules if n not in _KOTH_COLD)
 
 os.write(
     1,
