@@ -496,6 +496,94 @@ fn a_script_ends_and_starts_as_under_python() {
         Outcome::Ok,
     );
     assert_eq!(own, "42 True\n");
+    // A standard module that imports the shadowed name gets the script's, as under python.
+    same_as_cold(
+        "import json\n",
+        &[],
+        &[("re.py", "X = 1\n")],
+        Outcome::Exit(1),
+    );
+    // A file without `.py`, or a folder that is no package, shadows nothing.
+    let plain = same_as_cold(
+        "import json\nprint(json.dumps([1]))\n",
+        &[],
+        &[("json", ""), ("re", "")],
+        Outcome::Ok,
+    );
+    assert_eq!(plain, "[1]\n");
+}
+
+/// Finalisation as `python SCRIPT` does it, where a script can see it: `__del__` with the
+/// script's globals still there, streams closed, replaced or deleted, a failing flush
+/// overriding `sys.exit`, a failing `sys.excepthook`, a `SystemExit` whose message cannot be
+/// printed, no `sys.stderr`, an `int` subclass as the status.
+#[test]
+#[cfg_attr(
+    koth_skip_python,
+    ignore = "SKIPPED: python: CPython for WASI unavailable (see PYTHON_SKIPPED)"
+)]
+fn a_script_is_finalised_as_under_python() {
+    let saved = same_as_cold(
+        "import json\nclass Bot:\n    def __del__(self):\n        print('saving', json.dumps({}))\nbot = Bot()\n",
+        &[],
+        &[],
+        Outcome::Ok,
+    );
+    assert_eq!(saved, "saving {}\n");
+    same_as_cold(
+        "print('hi')\nimport sys\nsys.stdout.close()\n",
+        &[],
+        &[],
+        Outcome::Ok,
+    );
+    same_as_cold("import sys\nsys.stdout = None\n", &[], &[], Outcome::Ok);
+    let deleted = same_as_cold(
+        "print('hi')\nimport sys\ndel sys.stdout\n",
+        &[],
+        &[],
+        Outcome::Ok,
+    );
+    assert_eq!(deleted, "hi\n");
+    same_as_cold(
+        "import sys\nclass Bad:\n    def write(self, s): return len(s)\n    def flush(self): raise OSError('no')\nsys.stdout = Bad()\nsys.exit(3)\n",
+        &[],
+        &[],
+        Outcome::Exit(120),
+    );
+    let hook = same_as_cold(
+        "print('hi')\nimport sys\nsys.excepthook = lambda *a: 1/0\nraise ValueError('v')\n",
+        &[],
+        &[],
+        Outcome::Exit(1),
+    );
+    assert!(
+        hook.starts_with("hi\nError in sys.excepthook:")
+            && hook.contains("Original exception was:"),
+        "{hook}"
+    );
+    let unprintable = same_as_cold(
+        "import sys, atexit\nprint('hi')\natexit.register(print, 'atexit ran')\nclass B:\n    def __str__(self): raise RuntimeError('no str')\nsys.exit(B())\n",
+        &[],
+        &[],
+        Outcome::Exit(1),
+    );
+    assert!(
+        unprintable.starts_with("hi\natexit ran\n\nTraceback")
+            && unprintable.ends_with("RuntimeError: no str\n"),
+        "{unprintable}"
+    );
+    same_as_cold(
+        "import sys\nsys.stderr = None\nsys.exit('msg')\n",
+        &[],
+        &[],
+        Outcome::Exit(1),
+    );
+    same_as_cold(
+        "import sys\nclass I(int):\n    def __lt__(s, o): return True\n    def __ge__(s, o): return True\n    def __le__(s, o): return True\nsys.exit(I(2**40))\n",
+        &[],
+        &[],
+        Outcome::Exit(u32::MAX),
+    );
 }
 
 /// Every invocation starts from a fresh copy of the snapshot: what one invocation changes in

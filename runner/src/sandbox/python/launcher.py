@@ -12,7 +12,7 @@ _KOTH_COLD = frozenset(sys.modules)
 
 # Modules bots commonly import (and what they import), loaded here once so that no invocation
 # pays for them. The bot's own `import` statements still run; they find these in sys.modules.
-import ast, atexit, bisect, builtins, collections, copy, functools, heapq, importlib
+import ast, atexit, bisect, builtins, collections, copy, functools, gc, heapq, importlib
 import importlib.machinery, itertools, json, marshal, math, operator, random, re, string
 import struct, time, types
 
@@ -42,18 +42,83 @@ _UnraisableHookArgs = _koth_unraisable_args_type()
 _KOTH_ARGV = bytearray(b"KOTH-ARGV\0" + bytes(1024 * 1024 - 10))
 
 
+def _koth_stderr_line(text):
+    # As CPython writes a message to sys.stderr, or to the C-level stderr without one.
+    try:
+        if sys.stderr is None:
+            os.write(2, (text + "\n").encode("utf-8", "backslashreplace"))
+        else:
+            print(text, file=sys.stderr)
+    except BaseException:
+        pass
+
+
 def _koth_exit_status(e):
     # As CPython's _Py_HandleSystemExit treats an uncaught SystemExit.
     code = e.code
     if code is None:
         return 0
     if isinstance(code, int):
+        code = int.__index__(code)
         if -(2**31) <= code < 2**31:
             return code
-        print("OverflowError: Python int too large to convert to C long", file=sys.stderr)
+        _koth_stderr_line("OverflowError: Python int too large to convert to C long")
         return -1
-    print(code, file=sys.stderr)
+    try:
+        text = str(code)
+    except BaseException as err:
+        # CPython ends the line it could not write, then reports why.
+        tb = err.__traceback__
+        err = err.with_traceback(tb.tb_next if tb is not None else None)
+        if err.__context__ is e:
+            err.__context__ = None
+        _koth_stderr_line("")
+        _koth_report(err)
+        return 1
+    _koth_stderr_line(text)
     return 1
+
+
+def _koth_report(e):
+    # As CPython reports an uncaught exception: sys.excepthook, and if that fails, both.
+    try:
+        sys.excepthook(type(e), e, e.__traceback__)
+    except BaseException as hook_error:
+        tb = hook_error.__traceback__
+        hook_error = hook_error.with_traceback(tb.tb_next if tb is not None else None)
+        # Raised while the launcher handled `e`, not while the script did.
+        if hook_error.__context__ is e:
+            hook_error.__context__ = None
+        try:
+            _koth_stderr_line("Error in sys.excepthook:")
+            sys.__excepthook__(type(hook_error), hook_error, hook_error.__traceback__)
+            _koth_stderr_line("\nOriginal exception was:")
+            sys.__excepthook__(type(e), e, e.__traceback__)
+        except BaseException:
+            pass
+
+
+def _koth_flush(name, report):
+    # As CPython's flush_std_files: a missing, None or closed stream is skipped; a failing
+    # stdout is reported as unraisable, a failing stderr silently. True if the flush failed.
+    stream = getattr(sys, name, None)
+    try:
+        if stream is None or getattr(stream, "closed", False):
+            return False
+        stream.flush()
+        return False
+    except BaseException as e:
+        if report:
+            tb = e.__traceback__
+            try:
+                sys.unraisablehook(
+                    _UnraisableHookArgs(
+                        (type(e), e, tb.tb_next if tb is not None else None, None, stream)
+                    )
+                )
+            except BaseException:
+                pass
+        return True
 
 
 def _koth_compile(script):
@@ -72,17 +137,27 @@ def _koth_compile(script):
 
 
 def _koth_unshadow(folder):
-    # A `name.py` or `name/` beside the script shadows a module of that name which a plain
-    # `python -S` has not imported yet: forget the one the launcher imported.
+    # A `name.py` (or `name.pyc`, or a package `name/`) beside the script shadows a module of
+    # that name which a plain `python -S` has not imported yet. Then everything the launcher
+    # imported is forgotten, so that the script's imports resolve as under `python -S`
+    # (a standard module that imports the shadowed name gets the script's).
     try:
         names = os.listdir(folder)
     except OSError:
         return
-    hit = _KOTH_PRELOADED.intersection(n[:-3] if n.endswith(".py") else n for n in names)
-    if hit:
-        for name in list(sys.modules):
-            if name.partition(".")[0] in hit and name not in _KOTH_COLD:
-                del sys.modules[name]
+    for n in names:
+        stem, dot, ext = n.rpartition(".")
+        if dot and ext in ("py", "pyc"):
+            shadows = stem in _KOTH_PRELOADED
+        else:
+            shadows = n in _KOTH_PRELOADED and os.path.isfile(
+                os.path.join(folder, n, "__init__.py")
+            )
+        if shadows:
+            for name in list(sys.modules):
+                if name not in _KOTH_COLD:
+                    del sys.modules[name]
+            return
 
 
 def _koth_run(argv, compiled):
@@ -109,6 +184,7 @@ def _koth_run(argv, compiled):
     main.__loader__ = importlib.machinery.SourceFileLoader("__main__", script)
     sys.modules["__main__"] = main
     status = 0
+    interrupted = False
     try:
         if compiled:
             code = marshal.loads(compiled)
@@ -117,7 +193,7 @@ def _koth_run(argv, compiled):
                 with open(script, "rb") as f:
                     source = f.read()
             except OSError as e:
-                print(f"python: can't open file {script!r}: [Errno {e.errno}] {e.strerror}", file=sys.stderr)
+                _koth_stderr_line(f"python: can't open file {script!r}: [Errno {e.errno}] {e.strerror}")
                 return 2
             code = compile(source, script, "exec")
         exec(code, main.__dict__)
@@ -126,35 +202,31 @@ def _koth_run(argv, compiled):
     except BaseException as e:
         # The traceback starts at the script, as it would under `python SCRIPT`.
         tb = e.__traceback__
-        e = e.with_traceback(tb.tb_next if tb is not None else None)
-        sys.excepthook(type(e), e, e.__traceback__)
-        status = 130 if isinstance(e, KeyboardInterrupt) else 1
-    # What interpreter finalisation does that a bot can see: exit handlers, the script's
-    # globals let go (their __del__), output flushed (on the original streams too).
+        _koth_report(e.with_traceback(tb.tb_next if tb is not None else None))
+        interrupted = isinstance(e, KeyboardInterrupt)
+        status = 1
+    # What interpreter finalisation does that a bot can see, in CPython's order: exit
+    # handlers; stdout and stderr flushed; the original streams put back; the script's module
+    # let go and collected, so that __del__ methods run with its globals intact; flushed
+    # again. A failed flush makes the status 120, and an interrupt 130 whatever else happened.
     try:
         atexit._run_exitfuncs()
     except BaseException:
         pass
+    failed = _koth_flush("stdout", True) | _koth_flush("stderr", False)
     try:
-        main.__dict__.clear()
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        if sys.modules.get("__main__") is main:
+            del sys.modules["__main__"]
+        del main
+        gc.collect()
     except BaseException:
         pass
-    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-        try:
-            stream.flush()
-        except BaseException as e:
-            # As CPython's flush_std_files: reported as unraisable, and status 120.
-            tb = e.__traceback__
-            try:
-                sys.unraisablehook(
-                    _UnraisableHookArgs(
-                        (type(e), e, tb.tb_next if tb is not None else None, None, stream)
-                    )
-                )
-            except BaseException:
-                pass
-            if status == 0:
-                status = 120
+    failed |= _koth_flush("stdout", True) | _koth_flush("stderr", False)
+    if failed:
+        status = 120
+    if interrupted:
+        status = 130
     return status
 
 
@@ -174,6 +246,11 @@ def _koth_main():
 
 # The top-level names of what the launcher imported beyond a plain `python -S`.
 _KOTH_PRELOADED = frozenset(n.partition(".")[0] for n in sys.modules if n not in _KOTH_COLD)
+
+# Everything alive now belongs to the snapshot: the collector leaves it alone from here on,
+# so that a collection in an invocation visits only what the script made.
+gc.collect()
+gc.freeze()
 
 os.write(
     1,

@@ -100,6 +100,14 @@ fn main() {
                 raw::write(handle, &buf);
             }
         }
+        // Ask for the arguments again and again: each call copies all of them into this
+        // memory (host work), while what the guest does per call does not grow with them.
+        "args-loop" => {
+            for _ in 0..100 {
+                std::hint::black_box(raw::arguments());
+            }
+            println!("done");
+        }
         // 1 MiB of random bytes per call.
         "random-flood" => loop {
             std::hint::black_box(raw::random_bytes(1 << 20));
@@ -151,6 +159,11 @@ mod raw {
         #[link_name = "[method]output-stream.write"]
         fn write_raw(stream: u32, ptr: *const u8, len: usize, ret: *mut u8);
     }
+    #[link(wasm_import_module = "wasi:cli/environment@0.2.0")]
+    extern "C" {
+        #[link_name = "get-arguments"]
+        fn get_arguments_raw(ret: *mut usize);
+    }
     #[link(wasm_import_module = "wasi:random/random@0.2.0")]
     extern "C" {
         #[link_name = "get-random-bytes"]
@@ -193,6 +206,14 @@ mod raw {
             unsafe { std::alloc::dealloc(ptr as *mut u8, layout) };
         }
         n
+    }
+
+    /// `get-arguments`: the list is left where the host put it (a few kilobytes per call).
+    pub fn arguments() -> usize {
+        let mut ret = [0usize; 2];
+        // SAFETY: `ret` receives the list's pointer and length.
+        unsafe { get_arguments_raw(ret.as_mut_ptr()) };
+        ret[1]
     }
 
     pub fn subscribe_duration(ns: u64) -> u32 {
