@@ -272,14 +272,30 @@ fn script_bot(sb: &Sandbox, source: &str, start: PythonStart) -> (Bot, tempfile:
 }
 
 fn run_py(bot: &Bot, args: &[&str], stdin: &str, seed: u8) -> koth::sandbox::Report {
+    let args: Vec<&[u8]> = args.iter().map(|a| a.as_bytes()).collect();
+    run_in(bot, &args, stdin, seed, &[])
+}
+
+/// One invocation of `bot` with these arguments, stdin and seed, in a directory holding
+/// `files` (name, text).
+fn run_in(
+    bot: &Bot,
+    args: &[&[u8]],
+    stdin: &str,
+    seed: u8,
+    files: &[(&str, &str)],
+) -> koth::sandbox::Report {
     let inv = Invocation {
-        args: args.iter().map(|a| a.as_bytes().to_vec()).collect(),
+        args: args.iter().map(|a| a.to_vec()).collect(),
         stdin: stdin.as_bytes().to_vec(),
         seed: [seed; 32],
         clock_start_ns: 0,
         limits: Limits::default(),
     };
     let mut dir = Vfs::new(VfsLimits::default());
+    for (name, text) in files {
+        dir.put_host_file(name, text.as_bytes());
+    }
     bot.invoke(&inv, Some(&mut dir))
 }
 
@@ -385,21 +401,10 @@ fn same_as_cold(source: &str, args: &[&[u8]], files: &[(&str, &str)], want: Outc
     let sb = sandbox();
     let (warm, _t1) = script_bot(sb, source, PythonStart::Snapshot);
     let (cold, _t2) = script_bot(sb, source, PythonStart::Cold);
-    let run = |bot: &Bot| {
-        let mut dir = Vfs::new(VfsLimits::default());
-        for (name, text) in files {
-            dir.put_host_file(name, text.as_bytes());
-        }
-        let inv = Invocation {
-            args: args.iter().map(|a| a.to_vec()).collect(),
-            stdin: Vec::new(),
-            seed: [1; 32],
-            clock_start_ns: 0,
-            limits: Limits::default(),
-        };
-        bot.invoke(&inv, Some(&mut dir))
-    };
-    let (w, c) = (run(&warm), run(&cold));
+    let (w, c) = (
+        run_in(&warm, args, "", 1, files),
+        run_in(&cold, args, "", 1, files),
+    );
     // Object addresses (`<X object at 0x8bebe0>`) are not the same in the two heaps.
     let text = |b: &[u8]| {
         let t = String::from_utf8_lossy(b).into_owned();

@@ -104,6 +104,43 @@ fn median(mut v: Vec<Duration>) -> (f64, f64) {
     (us(v[v.len() / 2]), us(v[v.len() * 9 / 10]))
 }
 
+/// Time `iterations` Coup decisions of `bot` after `warmup` unmeasured ones, each in a fresh
+/// directory holding the history, the check that it appended a move included; every one must
+/// append a move. Returns the times and the fuel of the last.
+fn decisions(
+    bot: &koth::sandbox::Bot,
+    inv: &Invocation,
+    iterations: usize,
+    warmup: usize,
+) -> anyhow::Result<(Vec<Duration>, u64)> {
+    let mut times = Vec::with_capacity(iterations);
+    let mut fuel = 0;
+    for i in 0..iterations + warmup {
+        let t = Instant::now();
+        let mut dir = Vfs::new(VfsLimits::default());
+        dir.put_host_file(FILE, HISTORY);
+        // Through `Player`: a typed-world component goes through its world's adapter.
+        let r = koth::games::Player::invoke(bot, inv, Some(&mut dir));
+        let ok = r.outcome.is_ok()
+            && dir
+                .host_file(FILE)
+                .is_some_and(|h| h.len() > HISTORY.len() && h.starts_with(HISTORY));
+        let elapsed = t.elapsed();
+        if !ok {
+            bail!(
+                "the bot did not append a move: {} (stderr: {})",
+                r.outcome,
+                String::from_utf8_lossy(&r.stderr)
+            );
+        }
+        fuel = r.fuel_used;
+        if i >= warmup {
+            times.push(elapsed);
+        }
+    }
+    Ok((times, fuel))
+}
+
 fn invoke_bench(a: InvokeBench) -> anyhow::Result<ExitCode> {
     let mut argv = vec![FILE.to_string()];
     argv.extend(coup_args());
@@ -132,31 +169,7 @@ fn invoke_bench(a: InvokeBench) -> anyhow::Result<ExitCode> {
         };
         let sandbox = engine.sandbox(1, Limits::default().memory_bytes)?;
         let bot = sandbox.load_file(&a.wasm, None)?;
-        let mut times = Vec::with_capacity(a.iterations);
-        let mut fuel = 0;
-        for i in 0..a.iterations + 200 {
-            let t = Instant::now();
-            let mut dir = Vfs::new(VfsLimits::default());
-            dir.put_host_file(FILE, HISTORY);
-            // Through `Player`: a typed-world component goes through its world's adapter.
-            let r = koth::games::Player::invoke(&bot, &inv, Some(&mut dir));
-            let ok = r.outcome.is_ok()
-                && dir
-                    .host_file(FILE)
-                    .is_some_and(|h| h.len() > HISTORY.len() && h.starts_with(HISTORY));
-            let elapsed = t.elapsed();
-            if !ok {
-                bail!(
-                    "the bot did not append a move: {} (stderr: {})",
-                    r.outcome,
-                    String::from_utf8_lossy(&r.stderr)
-                );
-            }
-            fuel = r.fuel_used;
-            if i >= 200 {
-                times.push(elapsed);
-            }
-        }
+        let (times, fuel) = decisions(&bot, &inv, a.iterations, 200)?;
         let (med, p90) = median(times);
         println!("koth, {} allocator: median {med:.1} µs, p90 {p90:.1} µs ({} invocations, {fuel} fuel each)", if pooling { "pooling" } else { "on-demand" }, a.iterations);
         results.push(med);

@@ -2,14 +2,13 @@
 //! the sandbox), started from the interpreter's snapshot and started cold, against the same
 //! script under the native `python3 -S`, in the same run.
 
-use super::{coup_args, median, EngineArgs, FILE, HISTORY};
+use super::{coup_args, decisions, median, EngineArgs, FILE, HISTORY};
 use anyhow::{bail, Context};
 use clap::Args;
 use koth::sandbox::python::PythonStart;
-use koth::sandbox::{Bot, Invocation, Limits, Vfs, VfsLimits};
+use koth::sandbox::{Invocation, Limits};
 use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
-use std::time::Duration;
 use std::time::Instant;
 
 #[derive(Args)]
@@ -60,7 +59,7 @@ pub(crate) fn run(a: PythonBench) -> anyhow::Result<ExitCode> {
         (&bot, "from the snapshot"),
         (&cold, "cold start, no snapshot"),
     ] {
-        let (times, fuel) = decisions(bot, &inv, a.iterations)?;
+        let (times, fuel) = decisions(bot, &inv, a.iterations, 3)?;
         let (med, p90) = median(times);
         println!(
             "koth (CPython 3.12 for WASI, {label}): median {:.2} ms, p90 {:.2} ms ({} invocations, {fuel} fuel each)",
@@ -114,38 +113,4 @@ pub(crate) fn run(a: PythonBench) -> anyhow::Result<ExitCode> {
         figures[1] / nmed
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// Time `iterations` decisions (after 3 unmeasured ones), each in a fresh directory holding
-/// the history; every one must append a move.
-fn decisions(
-    bot: &Bot,
-    inv: &Invocation,
-    iterations: usize,
-) -> anyhow::Result<(Vec<Duration>, u64)> {
-    let mut times = Vec::with_capacity(iterations);
-    let mut fuel = 0;
-    for i in 0..iterations + 3 {
-        let t = Instant::now();
-        let mut dir = Vfs::new(VfsLimits::default());
-        dir.put_host_file(FILE, HISTORY);
-        let r = bot.invoke(inv, Some(&mut dir));
-        let elapsed = t.elapsed();
-        let ok = r.outcome.is_ok()
-            && dir
-                .host_file(FILE)
-                .is_some_and(|h| h.len() > HISTORY.len() && h.starts_with(HISTORY));
-        if !ok {
-            bail!(
-                "the bot did not append a move: {} (stderr: {})",
-                r.outcome,
-                String::from_utf8_lossy(&r.stderr)
-            );
-        }
-        fuel = r.fuel_used;
-        if i >= 3 {
-            times.push(elapsed);
-        }
-    }
-    Ok((times, fuel))
 }

@@ -188,6 +188,15 @@ impl Bot {
     }
 }
 
+/// A bot's name: `name` if given, else the file stem of `path`.
+fn bot_name(path: &Path, name: Option<&str>) -> String {
+    name.map(str::to_string).unwrap_or_else(|| {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    })
+}
+
 impl Sandbox {
     /// A sandbox with these options.
     pub fn new(opts: SandboxOptions) -> Result<Self, SetupError> {
@@ -235,19 +244,15 @@ impl Sandbox {
 
     /// Load a bot from a file; its name is the file stem unless `name` is given.
     pub fn load_file(&self, path: &Path, name: Option<&str>) -> Result<Bot, BotError> {
-        let name = name.map(str::to_string).unwrap_or_else(|| {
-            path.file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        });
+        if path.extension().is_some_and(|e| e == "py") {
+            return self.load_python(path, name, python::PythonStart::Snapshot);
+        }
+        let name = bot_name(path, name);
         let fail = |error| BotError {
             bot: name.clone(),
             file: Some(path.to_path_buf()),
             error,
         };
-        if path.extension().is_some_and(|e| e == "py") {
-            return self.load_python(path, Some(&name), python::PythonStart::Snapshot);
-        }
         let size = std::fs::metadata(path)
             .map_err(|e| fail(LoadError::Io(e.to_string())))?
             .len();
@@ -272,11 +277,7 @@ impl Sandbox {
         name: Option<&str>,
         start: python::PythonStart,
     ) -> Result<Bot, BotError> {
-        let name = name.map(str::to_string).unwrap_or_else(|| {
-            path.file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        });
+        let name = bot_name(path, name);
         let fail = |error| BotError {
             bot: name.clone(),
             file: Some(path.to_path_buf()),

@@ -132,6 +132,13 @@ impl Resume {
 /// The type of the function a pre-initialised module resumes at.
 type ResumeFunc = wasmtime::TypedFunc<(i32, i32, i32, i32), i32>;
 
+/// The index of `module`'s export `name`, or an error naming it.
+pub(crate) fn export_index(module: &wasmtime::Module, name: &str) -> Result<ModuleExport, String> {
+    module
+        .get_export_index(name)
+        .ok_or_else(|| format!("the module has no `{name}` export"))
+}
+
 /// What a pre-initialisation run produced.
 pub(crate) struct Preinitialised {
     /// The new module: the run's memory as data segments, its globals' final values, the
@@ -164,11 +171,7 @@ pub(crate) fn preinitialise(
         .linker
         .instantiate_pre(&module)
         .map_err(|e| format!("cannot link the instrumented module: {e:#}"))?;
-    let export = |name: &str| {
-        module
-            .get_export_index(name)
-            .ok_or_else(|| format!("the module has no `{name}` export"))
-    };
+    let export = |name: &str| export_index(&module, name);
     let bot = Bot {
         name: "preinit".into(),
         sha256: [0; 32],

@@ -47,8 +47,9 @@ pub fn default_interpreter() -> Option<PathBuf> {
 /// The interpreter, shared by every Python bot of a sandbox: its snapshot, and the
 /// interpreter itself compiled only if a bot is to start cold.
 pub(crate) struct Interpreter {
-    /// The checked file.
-    bytes: Vec<u8>,
+    /// The checked file, read again (and checked again) only for a cold start: the 26 MB are
+    /// not kept for a use most runs never make.
+    path: PathBuf,
     cold: OnceLock<Result<Cold, LoadError>>,
     warm: Warm,
 }
@@ -83,6 +84,18 @@ pub(crate) fn load_interpreter(
             "no CPython interpreter for Python bots: neither KOTH_PYTHON_WASM nor HOME is set; install it with `{INSTALL}` and pass --python PATH"
         )));
     };
+    let bytes = read_checked(path)?;
+    let warm = warm(sb, &bytes)
+        .map_err(|e| LoadError::Python(format!("the CPython interpreter's snapshot: {e}")))?;
+    Ok(Interpreter {
+        path: path.to_path_buf(),
+        cold: OnceLock::new(),
+        warm,
+    })
+}
+
+/// The interpreter file at `path`, refused unless its hash is the pinned one.
+fn read_checked(path: &Path) -> Result<Vec<u8>, LoadError> {
     let bytes = std::fs::read(path).map_err(|e| {
         LoadError::Python(format!(
             "cannot read the CPython interpreter {}: {e}; install it with `{INSTALL}` (or point --python / KOTH_PYTHON_WASM at {INTERPRETER_FILE})",
@@ -97,13 +110,14 @@ pub(crate) fn load_interpreter(
             hex::encode(sha)
         )));
     }
-    let warm = warm(sb, &bytes)
-        .map_err(|e| LoadError::Python(format!("the CPython interpreter's snapshot: {e}")))?;
-    Ok(Interpreter {
-        bytes,
-        cold: OnceLock::new(),
-        warm,
-    })
+    Ok(bytes)
+}
+
+/// `python -S -B SCRIPT`'s arguments after `argv[0]`.
+fn python_command(script_path: Vec<u8>) -> Vec<Vec<u8>> {
+    let mut args: Vec<Vec<u8>> = PYTHON_FLAGS.iter().map(|f| f.as_bytes().to_vec()).collect();
+    args.push(script_path);
+    args
 }
 
 impl Interpreter {
@@ -114,9 +128,9 @@ impl Interpreter {
 }
 
 /// The interpreter compiled as a WASI command (or taken from the code cache).
-fn cold(sb: &Sandbox, interpreter: &[u8]) -> Result<Cold, LoadError> {
+fn cold(sb: &Sandbox, path: &Path) -> Result<Cold, LoadError> {
     let bot = sb
-        .load_bytes("python", interpreter)
+        .load_bytes("python", &read_checked(path)?)
         .map_err(|e| LoadError::Python(format!("the CPython interpreter: {}", e.error)))?;
     match bot.code {
         Code::Module(ModuleCode {
@@ -180,18 +194,12 @@ pub(crate) fn script_bot(
             }
         }
         PythonStart::Cold => {
-            let cold = interp
-                .cold
-                .get_or_init(|| cold(sb, &interp.bytes))
-                .clone()?;
-            let mut lead_args: Vec<Vec<u8>> =
-                PYTHON_FLAGS.iter().map(|f| f.as_bytes().to_vec()).collect();
-            lead_args.push(script_path);
+            let cold = interp.cold.get_or_init(|| cold(sb, &interp.path)).clone()?;
             ModuleCode {
                 pre: cold.pre,
                 entry: Entry::Start(cold.start_export),
                 memory_export: cold.memory_export,
-                lead_args,
+                lead_args: python_command(script_path),
                 layer: Some(layer),
             }
         }

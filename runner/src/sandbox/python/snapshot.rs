@@ -3,7 +3,7 @@
 //! every invocation of a Python bot; and each script compiled once, inside it, when its bot is
 //! loaded.
 
-use super::{INTERPRETER_SHA256, PYTHON_FLAGS};
+use super::{python_command, INTERPRETER_SHA256};
 use crate::sandbox::loader::LoadError;
 use crate::sandbox::preinit::{self, ArgvSlot, Resume};
 use crate::sandbox::vfs::ReadOnlyLayer;
@@ -76,18 +76,7 @@ pub(super) fn compile_script(
             layer: Some(layer.clone()),
         }),
     };
-    let inv = Invocation {
-        args: Vec::new(),
-        stdin: Vec::new(),
-        seed: [0; 32],
-        clock_start_ns: 0,
-        limits: Limits {
-            fuel: 20_000_000_000,
-            stdout_bytes: warm.resume.argv.capacity,
-            wall_clock_ms: 600_000,
-            ..Limits::default()
-        },
-    };
+    let inv = setup_invocation(warm.resume.argv.capacity);
     let r = compiler.invoke(&inv, None);
     match r.outcome {
         Outcome::Ok if warm.resume.fits(&r.stdout, ARGV_ROOM) => Ok(Arc::from(r.stdout)),
@@ -160,11 +149,7 @@ pub(super) fn warm(sb: &Sandbox, interpreter: &[u8]) -> Result<Warm, String> {
         .linker
         .instantiate_pre(&module)
         .map_err(|e| format!("cannot link it: {e:#}"))?;
-    let export = |name: &str| {
-        module
-            .get_export_index(name)
-            .ok_or_else(|| format!("it has no `{name}` export"))
-    };
+    let export = |name: &str| preinit::export_index(&module, name);
     let resume = Resume {
         table: export(preinit::TABLE_EXPORT)?,
         index: meta.vectorcall,
@@ -184,24 +169,31 @@ pub(super) fn warm(sb: &Sandbox, interpreter: &[u8]) -> Result<Warm, String> {
     })
 }
 
-/// Run the launcher in the interpreter and snapshot it; find where to resume in its memory.
-fn make_snapshot(sb: &Sandbox, interpreter: &[u8]) -> Result<(Vec<u8>, SnapshotMeta), String> {
-    let layer = ReadOnlyLayer::new()
-        .with_file(LAUNCHER_FILE, LAUNCHER.as_bytes().to_vec())
-        .ok_or("the launcher's file name")?;
-    let mut lead_args: Vec<Vec<u8>> = PYTHON_FLAGS.iter().map(|f| f.as_bytes().to_vec()).collect();
-    lead_args.push(format!("/{LAUNCHER_FILE}").into_bytes());
-    let inv = Invocation {
+/// What koth's own runs of the interpreter get (making the snapshot, compiling a script): a
+/// fixed seed and clock, 20 times an invocation's fuel, a 10-minute backstop, and room for
+/// `stdout_bytes` of output.
+fn setup_invocation(stdout_bytes: u32) -> Invocation {
+    Invocation {
         args: Vec::new(),
         stdin: Vec::new(),
         seed: [0; 32],
         clock_start_ns: 0,
         limits: Limits {
-            fuel: 20_000_000_000,
+            fuel: 20 * Limits::default().fuel,
+            stdout_bytes,
             wall_clock_ms: 600_000,
             ..Limits::default()
         },
-    };
+    }
+}
+
+/// Run the launcher in the interpreter and snapshot it; find where to resume in its memory.
+fn make_snapshot(sb: &Sandbox, interpreter: &[u8]) -> Result<(Vec<u8>, SnapshotMeta), String> {
+    let layer = ReadOnlyLayer::new()
+        .with_file(LAUNCHER_FILE, LAUNCHER.as_bytes().to_vec())
+        .ok_or("the launcher's file name")?;
+    let lead_args = python_command(format!("/{LAUNCHER_FILE}").into_bytes());
+    let inv = setup_invocation(Limits::default().stdout_bytes);
     let done = preinit::preinitialise(sb, interpreter, &inv, lead_args, Some(Arc::new(layer)))?;
     let mut meta = find_resume(&done.report.stdout, &done.memory)?;
     meta.sha256 = hex::encode(Sha256::digest(&done.wasm));
