@@ -4,12 +4,15 @@
 //!   (`shared/spec/sandbox.md`). It knows nothing about any game.
 //! - [`games`] holds each game's pure rules and the driver that talks to bots through the
 //!   sandbox's data types. Rules never see wasmtime.
+//! - [`referee`] plays games whose rules come as a plugin: a referee, built in or a
+//!   sandboxed WebAssembly component (`wit/referee.wit`).
 //! - [`report`] turns an archive into one self-contained HTML page (any game).
 //! - [`tournament`] schedules games on worker threads deterministically and writes results;
 //!   it knows neither games nor wasmtime.
 #![warn(missing_docs)]
 
 pub mod games;
+pub mod referee;
 pub mod report;
 pub mod sandbox;
 pub mod seed;

@@ -8,6 +8,7 @@
 //!   its `get_legal_actions`), and a check that a bot answers each one legally.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 // EXAMPLE_BOTS, TEST_BOTS and C_BOTS: what build.rs built this time.
 include!(concat!(env!("OUT_DIR"), "/bots.rs"));
@@ -150,6 +151,7 @@ pub fn coup_archive(
             .collect(),
         options,
         engine: sandbox.settings().clone(),
+        referee: None,
     };
     archive_tree(|archive| write_archive(t, &manifest, archive))
 }
@@ -673,4 +675,13 @@ mod tests {
     fn wasm_names_a_missing_bot() {
         super::wasm("no_such_bot");
     }
+}
+
+/// Players for a tournament: each bot shared (cloning a bot shares its compiled code).
+pub fn players<'a, P: koth::games::Player + Clone + 'static>(
+    bots: impl IntoIterator<Item = &'a P>,
+) -> Vec<Arc<dyn koth::games::Player>> {
+    bots.into_iter()
+        .map(|b| Arc::new(b.clone()) as Arc<dyn koth::games::Player>)
+        .collect()
 }

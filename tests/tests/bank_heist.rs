@@ -3,7 +3,6 @@
 //! whatever the number of workers.
 
 use koth::games::bank_heist::format::{self, BankHeistOptions, Manifest};
-use koth::games::Player;
 use koth::sandbox::{Bot, Limits, Sandbox, SandboxOptions};
 use koth::tournament::BotEntry;
 use std::collections::BTreeMap;
@@ -41,7 +40,7 @@ fn archive_of(
     jobs: usize,
     sb: &Sandbox,
 ) -> BTreeMap<String, Vec<u8>> {
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let players = koth_tests::players(bots);
     let run = format::run(&players, opts, jobs, &|_, _| {});
     assert_eq!(run.void_tournaments(), 0);
     let manifest = Manifest {
@@ -57,6 +56,7 @@ fn archive_of(
             .collect(),
         options: opts.clone(),
         engine: sb.settings().clone(),
+        referee: None,
     };
     koth_tests::archive_tree(|archive| format::write_archive(&run, &manifest, archive))
 }
@@ -122,7 +122,7 @@ fn archives_are_identical_for_any_worker_count() {
 fn the_example_bots_play_a_whole_tournament_without_a_failure() {
     let sb = sandbox();
     let bots = load_all(&sb);
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let players = koth_tests::players(&bots);
     let opts = BankHeistOptions {
         tournaments: 1,
         games: Some(300),
@@ -157,7 +157,7 @@ fn misbehaving_bots_cost_themselves_only() {
         .load_file(&koth_tests::wasm("first_legal"), Some("confused"))
         .unwrap();
     let lurker = sb.load_file(&koth_tests::wasm("lurker"), None).unwrap();
-    let players: Vec<&dyn Player> = vec![&lurker, &spinner, &confused];
+    let players = koth_tests::players([&lurker, &spinner, &confused]);
     let opts = BankHeistOptions {
         tournaments: 2,
         games: Some(25),

@@ -6,7 +6,6 @@
 use koth::games::bank_heist::format::{self as heist, BankHeistOptions};
 use koth::games::coup::tournament::{self, CoupOptions};
 use koth::games::euchre::format::{self as euchre, EuchreOptions};
-use koth::games::Player;
 use koth::sandbox::{Bot, BotKind, Invocation, Limits, Outcome, Sandbox, SandboxOptions, TrapKind};
 use koth_tests::coup::situations;
 use std::collections::BTreeMap;
@@ -71,7 +70,7 @@ fn archive(
     jobs: usize,
     me: &str,
 ) -> BTreeMap<String, Vec<u8>> {
-    let players: Vec<&dyn Player> = bots.iter().map(|(b, _)| b as &dyn Player).collect();
+    let players = koth_tests::players(bots.iter().map(|(b, _)| b));
     let opts = CoupOptions {
         rounds: 3,
         seed: 23,
@@ -379,8 +378,7 @@ fn the_bank_heist_component_plays_a_deterministic_tournament() {
         .iter()
         .map(|n| load(&sb, &koth_tests::wasm(n)))
         .collect();
-    let mut players: Vec<&dyn Player> = vec![&me];
-    players.extend(others.iter().map(|b| b as &dyn Player));
+    let players = koth_tests::players(std::iter::once(&me).chain(&others));
     let opts = BankHeistOptions {
         tournaments: 2,
         games: Some(200),
@@ -413,8 +411,7 @@ fn the_euchre_component_plays_without_a_bad_answer() {
         .iter()
         .map(|n| load(&sb, &koth_tests::wasm(n)))
         .collect();
-    let mut players: Vec<&dyn Player> = vec![&me];
-    players.extend(others.iter().map(|b| b as &dyn Player));
+    let players = koth_tests::players(std::iter::once(&me).chain(&others));
     let opts = EuchreOptions {
         games: 10,
         ..EuchreOptions::default()

@@ -250,7 +250,7 @@ fn run_archive(
     jobs: usize,
     seed: u64,
 ) -> BTreeMap<String, Vec<u8>> {
-    let players: Vec<&dyn Player> = bots.iter().map(|(b, _)| b as &dyn Player).collect();
+    let players = koth_tests::players(bots.iter().map(|(b, _)| b));
     let opts = CoupOptions {
         rounds: 2,
         seed,
@@ -330,7 +330,7 @@ fn the_leaderboard_adds_up() {
         .iter()
         .map(|n| sb.load_file(&koth_tests::wasm(n), None).unwrap())
         .collect();
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let players = koth_tests::players(&bots);
     let t = tournament::run(
         &players,
         &CoupOptions {
@@ -363,7 +363,7 @@ fn paired_deals_deal_both_orders_of_a_pair_the_same_cards() {
         .iter()
         .map(|n| sb.load_file(&koth_tests::wasm(n), None).unwrap())
         .collect();
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let players = koth_tests::players(&bots);
     let opts = CoupOptions {
         rounds: 2,
         seed: 3,

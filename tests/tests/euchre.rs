@@ -30,7 +30,7 @@ fn archive_of(
     jobs: usize,
     sb: &Sandbox,
 ) -> BTreeMap<String, Vec<u8>> {
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let players = koth_tests::players(bots);
     let run = format::run(&players, opts, jobs, &|_, _| {});
     assert!(run.summaries.iter().all(|m| m.void.is_none()));
     let manifest = Manifest {
@@ -46,6 +46,7 @@ fn archive_of(
             .collect(),
         options: opts.clone(),
         engine: sb.settings().clone(),
+        referee: None,
     };
     koth_tests::archive_tree(|archive| format::write_archive(&run, &manifest, archive))
 }
@@ -115,7 +116,7 @@ fn archives_are_identical_for_any_worker_count_in_both_partner_modes() {
 fn the_example_bots_play_without_a_failure() {
     let sb = sandbox();
     let bots = load(&sb, &BOTS[1..]);
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let players = koth_tests::players(&bots);
     let run = format::run(
         &players,
         &EuchreOptions {
@@ -269,7 +270,7 @@ fn a_failing_bot_gets_the_defaults_and_the_game_ends() {
 fn paired_deals_give_the_same_cards_to_the_other_team() {
     let sb = sandbox();
     let bots = load(&sb, &BOTS[1..3]);
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let players = koth_tests::players(&bots);
     let opts = EuchreOptions {
         games: 4,
         paired: true,

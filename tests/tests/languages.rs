@@ -9,7 +9,6 @@
 //! `SKIPPED:` line for it.
 
 use koth::games::coup::tournament::{self, CoupOptions};
-use koth::games::Player;
 use koth::sandbox::{Bot, CodeCache, Sandbox, SandboxOptions};
 use koth_tests::coup::{situation, situations};
 use std::collections::BTreeMap;
@@ -113,7 +112,7 @@ fn plays_coup(name: &str, signature: &[(&str, &str, &str)]) {
 
     let random = load(&sb, &koth_tests::wasm("random"));
     let lawyer = load(&sb, &koth_tests::wasm("lawyer"));
-    let players: [&dyn Player; 3] = [&bot, &random, &lawyer];
+    let players = koth_tests::players([&bot, &random, &lawyer]);
     let opts = CoupOptions {
         rounds: 2,
         seed: 9,
@@ -208,7 +207,7 @@ fn coup_go_plays_without_forfeits() {
 
 /// One tournament's archive, read back and removed.
 fn archive(bots: &[(Bot, PathBuf)], sb: &Sandbox, jobs: usize) -> BTreeMap<String, Vec<u8>> {
-    let players: Vec<&dyn Player> = bots.iter().map(|(b, _)| b as &dyn Player).collect();
+    let players = koth_tests::players(bots.iter().map(|(b, _)| b));
     // One round: every ordered pair once (a Python decision costs 0.1 s: more rounds would
     // make this the suite's slowest test without testing more).
     let opts = CoupOptions {

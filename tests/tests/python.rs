@@ -9,7 +9,6 @@
 
 use koth::games::bank_heist::format::{self as bank_heist, BankHeistOptions};
 use koth::games::coup::tournament::{self, CoupOptions};
-use koth::games::Player;
 use koth::sandbox::python::PythonStart;
 use koth::sandbox::{
     Bot, CodeCache, Invocation, Limits, Outcome, Sandbox, SandboxOptions, Vfs, VfsLimits,
@@ -74,7 +73,7 @@ fn the_twelve_seed_bank_heist_scripts_play_without_a_failure() {
     for (bot, name) in bots.iter().zip(BANK_HEIST) {
         assert_eq!(bot.name(), name, "a script's bot is named by its file stem");
     }
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let players = koth_tests::players(&bots);
     // A tenth of a tournament: about 2,000 decisions, each resuming the interpreter's snapshot.
     let opts = BankHeistOptions {
         tournaments: 1,
@@ -104,7 +103,7 @@ fn coup_archive(py: &Path, jobs: usize) -> (BTreeMap<String, Vec<u8>>, tournamen
     .into_iter()
     .map(|p| (load(&p), p))
     .collect();
-    let players: Vec<&dyn Player> = bots.iter().map(|(b, _)| b as &dyn Player).collect();
+    let players = koth_tests::players(bots.iter().map(|(b, _)| b));
     let opts = CoupOptions {
         rounds: 1,
         seed: 4,

@@ -7,7 +7,6 @@
 use koth::games::bank_heist::format::{self as heist, BankHeistOptions};
 use koth::games::coup::tournament::{self as coup, CoupOptions};
 use koth::games::euchre::format::{self as euchre, EuchreOptions};
-use koth::games::Player;
 use koth::report::{self, ReportOptions};
 use koth::sandbox::{Bot, Sandbox, SandboxOptions};
 use koth::tournament::archive::Archive;
@@ -39,6 +38,7 @@ fn manifest<O>(game: &str, bots: &[Bot], options: O, sb: &Sandbox) -> Manifest<O
             .collect(),
         options,
         engine: sb.settings().clone(),
+        referee: None,
     }
 }
 
@@ -69,7 +69,7 @@ fn coup_archive(sb: &Sandbox) -> ArchiveDir {
             ("coup_cheater", Some("cheat_illegal")),
         ],
     );
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let players = koth_tests::players(&bots);
     let opts = CoupOptions {
         rounds: 2,
         seed: 3,
@@ -92,7 +92,7 @@ fn bank_heist_archive(sb: &Sandbox) -> ArchiveDir {
             ("heist_master", None),
         ],
     );
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let players = koth_tests::players(&bots);
     let opts = BankHeistOptions {
         tournaments: 2,
         games: Some(30),
@@ -116,7 +116,7 @@ fn euchre_archive(sb: &Sandbox) -> ArchiveDir {
             ("card_counter", None),
         ],
     );
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let players = koth_tests::players(&bots);
     let opts = EuchreOptions {
         games: 2,
         target: 5,

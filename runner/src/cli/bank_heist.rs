@@ -47,13 +47,17 @@ pub(crate) fn run(args: BankHeistArgs) -> anyhow::Result<ExitCode> {
         opts.seed,
         setup.jobs
     );
-    common::play::<BankHeist>(
+    common::play(
+        common::Run {
+            game: &BankHeist,
+            referee: None,
+            unit: "tournaments",
+        },
         &args.common,
         &setup,
         &bots,
         &args.bots,
         opts,
         &out,
-        "tournaments",
     )
 }

@@ -13,6 +13,7 @@ use koth::games::Player;
 use koth::sandbox::{Bot, Invocation, Limits, Report, Sandbox, Vfs, VfsLimits};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[derive(Args)]
@@ -289,7 +290,10 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
         seed: 1,
         ..CoupOptions::default()
     };
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let players: Vec<Arc<dyn Player>> = bots
+        .iter()
+        .map(|b| Arc::clone(b) as Arc<dyn Player>)
+        .collect();
     let t = Instant::now();
     let koth_run = tournament::run(&players, &opts, jobs, &|_, _| {});
     let koth_secs = t.elapsed().as_secs_f64();
@@ -312,7 +316,10 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
         exe,
         root: root.clone(),
     })?;
-    let nplayers: Vec<&dyn Player> = natives.iter().map(|b| b as &dyn Player).collect();
+    let nplayers: Vec<Arc<dyn Player>> = natives
+        .into_iter()
+        .map(|n| Arc::new(n) as Arc<dyn Player>)
+        .collect();
     let t = Instant::now();
     let native_run = tournament::run(&nplayers, &opts, jobs, &|_, _| {});
     let native_secs = t.elapsed().as_secs_f64();
@@ -334,7 +341,7 @@ pub(crate) fn load_bots_timed(
     sandbox: &Sandbox,
     paths: &[PathBuf],
     game: &str,
-) -> anyhow::Result<Vec<Bot>> {
+) -> anyhow::Result<Vec<Arc<Bot>>> {
     let t = Instant::now();
     let bots = super::common::load_bots(sandbox, paths, game)?;
     println!(

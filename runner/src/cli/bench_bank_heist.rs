@@ -10,6 +10,7 @@ use koth::games::Player;
 use koth::sandbox::{Invocation, Limits, Outcome, Report, Vfs};
 use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
+use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(Args)]
@@ -91,7 +92,10 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
         seed: a.seed,
         limits: Limits::default(),
     };
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let players: Vec<Arc<dyn Player>> = bots
+        .iter()
+        .map(|b| Arc::clone(b) as Arc<dyn Player>)
+        .collect();
     let t = Instant::now();
     let koth_run = format::run(&players, &opts, 1, &|_, _| {});
     let koth_secs = t.elapsed().as_secs_f64();
@@ -110,7 +114,10 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
     let natives = super::bench::native_players(&a.bots, &a.native_dir, |name, exe| {
         NativeArgvPlayer { name, exe }
     })?;
-    let nplayers: Vec<&dyn Player> = natives.iter().map(|b| b as &dyn Player).collect();
+    let nplayers: Vec<Arc<dyn Player>> = natives
+        .into_iter()
+        .map(|n| Arc::new(n) as Arc<dyn Player>)
+        .collect();
     let t = Instant::now();
     let native_run = format::run(&nplayers, &opts, 1, &|_, _| {});
     let native_secs = t.elapsed().as_secs_f64();

@@ -12,6 +12,7 @@ use koth::sandbox::{Invocation, Limits, Outcome, Report, Vfs};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
+use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(Args)]
@@ -130,7 +131,10 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
         games: a.games,
         ..EuchreOptions::default()
     };
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let players: Vec<Arc<dyn Player>> = bots
+        .iter()
+        .map(|b| Arc::clone(b) as Arc<dyn Player>)
+        .collect();
     let t = Instant::now();
     let koth_run = format::run(&players, &opts, jobs, &|_, _| {});
     let koth_secs = t.elapsed().as_secs_f64();
@@ -154,7 +158,10 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
             exe,
             root: root.clone(),
         })?;
-    let nplayers: Vec<&dyn Player> = natives.iter().map(|b| b as &dyn Player).collect();
+    let nplayers: Vec<Arc<dyn Player>> = natives
+        .into_iter()
+        .map(|n| Arc::new(n) as Arc<dyn Player>)
+        .collect();
     let t = Instant::now();
     let native_run = format::run(&nplayers, &opts, jobs, &|_, _| {});
     let native_secs = t.elapsed().as_secs_f64();

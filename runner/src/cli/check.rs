@@ -2,14 +2,20 @@
 
 use super::EngineArgs;
 use clap::Args;
-use koth::sandbox::BotKind;
+use koth::referee::component::{is_referee, ComponentReferee, RefereeLimits};
+use koth::referee::options::OptValue;
+use koth::referee::shape::FormatName;
+use koth::referee::Referee;
+use koth::sandbox::{BotKind, VfsLimits};
+use koth_referee::{Description, Seating};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Args)]
 pub(crate) struct CheckArgs {
-    /// Bots (.wasm): core modules or components.
+    /// Bots (.wasm modules or components, .py scripts) and referees (components of the
+    /// koth:game/referee world).
     #[arg(required = true, value_name = "BOT.wasm")]
     bots: Vec<PathBuf>,
     #[command(flatten)]
@@ -31,6 +37,39 @@ fn describe(kind: &BotKind) -> String {
     }
 }
 
+/// What a referee's game is, in one line: seats, teams, formats, options.
+fn describe_game(d: &Description) -> String {
+    let seats = match d.seating {
+        Seating::Fixed(n) => format!("{n} seats"),
+        Seating::Everyone => "every bot in every match".into(),
+    };
+    let teams = if d.teams.is_empty() {
+        String::new()
+    } else {
+        format!(" in teams {:?}", d.teams)
+    };
+    let formats: Vec<String> = d
+        .formats
+        .iter()
+        .map(|&f| FormatName::from(f).to_string())
+        .collect();
+    let options: Vec<String> = d
+        .options
+        .iter()
+        .map(|o| format!("{}={}", o.name, OptValue::from(&o.default)))
+        .collect();
+    format!(
+        "game `{}`: {seats}{teams}; formats {}; options {}",
+        d.name,
+        formats.join(", "),
+        if options.is_empty() {
+            "none".into()
+        } else {
+            options.join(" ")
+        }
+    )
+}
+
 pub(crate) fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let sandbox = args
         .engine
@@ -38,6 +77,29 @@ pub(crate) fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let mut failed = 0;
     for path in &args.bots {
         let t = Instant::now();
+        let referee = std::fs::read(path).is_ok_and(|b| is_referee(&b));
+        if referee {
+            match ComponentReferee::load(
+                &sandbox,
+                path,
+                RefereeLimits::default(),
+                &VfsLimits::default(),
+            ) {
+                Ok(r) => println!(
+                    "OK    referee {} ({}, {}, sha256 {}, loaded in {} ms)",
+                    r.name(),
+                    path.display(),
+                    describe_game(r.description()),
+                    &r.sha256_hex()[..16],
+                    t.elapsed().as_millis()
+                ),
+                Err(e) => {
+                    failed += 1;
+                    println!("FAIL  {e}");
+                }
+            }
+            continue;
+        }
         match sandbox.load_file(path, None) {
             Ok(bot) => println!(
                 "OK    {} ({}, {}, sha256 {}, loaded in {} ms)",

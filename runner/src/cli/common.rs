@@ -7,16 +7,18 @@ use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use koth::games::{Finished, Game, Player};
+use koth::referee::record::is_referee_fault;
 use koth::sandbox::{Bot, Limits, Sandbox};
 use koth::tournament::archive::{Archive, MANIFEST};
 use koth::tournament::journal::{Header, JOURNAL};
 use koth::tournament::leaderboard::Leaderboard;
 use koth::tournament::results::head_to_head;
-use koth::tournament::{BotEntry, Journal, Manifest, MatchSummary, RunPlan, Shard};
+use koth::tournament::{BotEntry, Journal, Manifest, MatchSummary, RefereeEntry, RunPlan, Shard};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Options every tournament command takes.
@@ -114,8 +116,8 @@ pub(crate) fn load_bots(
     sandbox: &Sandbox,
     paths: &[PathBuf],
     game: &str,
-) -> anyhow::Result<Vec<Bot>> {
-    let mut bots: Vec<Bot> = Vec::new();
+) -> anyhow::Result<Vec<Arc<Bot>>> {
+    let mut bots: Vec<Arc<Bot>> = Vec::new();
     let mut errors = Vec::new();
     for path in paths {
         match sandbox.load_file(path, None) {
@@ -129,7 +131,7 @@ pub(crate) fn load_bots(
                         path.display()
                     ));
                 } else {
-                    bots.push(b);
+                    bots.push(Arc::new(b));
                 }
             }
             Err(e) => errors.push(e.to_string()),
@@ -147,10 +149,12 @@ pub(crate) fn load_bots(
     Ok(bots)
 }
 
-/// The manifest of a run of `game` with these bots (loaded from `paths`) and options.
+/// The manifest of a run of `game` (played by `referee`, for a plugin) with these bots
+/// (loaded from `paths`) and options.
 pub(crate) fn manifest<O>(
     game: &str,
-    bots: &[Bot],
+    referee: Option<RefereeEntry>,
+    bots: &[Arc<Bot>],
     paths: &[PathBuf],
     options: O,
     sandbox: &Sandbox,
@@ -161,22 +165,38 @@ pub(crate) fn manifest<O>(
         bots: manifest_bots(bots, paths),
         options,
         engine: sandbox.settings().clone(),
+        referee,
     }
+}
+
+/// What a run plays: the game, with its referee's manifest entry for a plugin.
+pub(crate) struct Run<'a, G> {
+    /// The game.
+    pub(crate) game: &'a G,
+    /// The referee of a plugin game, as the manifest records it.
+    pub(crate) referee: Option<RefereeEntry>,
+    /// What a match is called in messages (`games`, `tournaments`).
+    pub(crate) unit: &'a str,
 }
 
 /// Play a game's tournament as the options say (whole, resumed from its journal, or one
 /// shard), write the archive (a shard keeps its journal instead) and report.
 pub(crate) fn play<G: Game>(
+    run: Run<'_, G>,
     args: &TournamentArgs,
     setup: &Setup,
-    bots: &[Bot],
+    bots: &[Arc<Bot>],
     paths: &[PathBuf],
     opts: G::Options,
     out: &Path,
-    unit: &str,
 ) -> anyhow::Result<ExitCode> {
-    let manifest = manifest(G::NAME, bots, paths, opts, &setup.sandbox);
-    let total = G::match_count(bots.len(), &manifest.options);
+    let Run {
+        game,
+        referee,
+        unit,
+    } = run;
+    let manifest = manifest(game.name(), referee, bots, paths, opts, &setup.sandbox);
+    let total = game.match_count(bots.len(), &manifest.options);
     let header = Header::new(total, args.shard);
     let journal_path = out.join(JOURNAL);
     let resumable = args.resume && journal_started(&journal_path);
@@ -234,9 +254,12 @@ pub(crate) fn play<G: Game>(
             .map(|s| (0..total).filter(|&m| s.owns(m)).collect()),
         journal: Some(&journal),
     };
-    let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+    let players: Vec<Arc<dyn Player>> = bots
+        .iter()
+        .map(|b| Arc::clone(b) as Arc<dyn Player>)
+        .collect();
     let (records, elapsed) = with_progress(owned, unit, |progress| {
-        G::play(&players, &manifest.options, setup.jobs, progress, plan)
+        game.play(&players, &manifest.options, setup.jobs, progress, plan)
     });
     let records = records?;
     journal.finish()?;
@@ -263,8 +286,8 @@ pub(crate) fn play<G: Game>(
         );
     }
     let names = bots.iter().map(|b| b.name().to_string()).collect();
-    let run = G::finish(names, &manifest.options, records);
-    G::write_archive(&run, &manifest, &archive)
+    let run = game.finish(names, &manifest.options, records);
+    game.write_archive(&run, &manifest, &archive)
         .with_context(|| format!("writing the archive in {}", out.display()))?;
     // The archive now holds everything the journal did.
     std::fs::remove_file(&journal_path)
@@ -341,7 +364,7 @@ pub(crate) fn with_progress<R>(
 }
 
 /// The bots as the manifest records them.
-fn manifest_bots(bots: &[Bot], paths: &[PathBuf]) -> Vec<BotEntry> {
+fn manifest_bots(bots: &[Arc<Bot>], paths: &[PathBuf]) -> Vec<BotEntry> {
     bots.iter()
         .zip(paths)
         .map(|(b, p)| BotEntry {
@@ -370,13 +393,23 @@ fn progress_bar(total: usize, unit: &str) -> ProgressBar {
     bar
 }
 
+fn list_void(matches: &[(usize, &MatchSummary)]) {
+    for (i, m) in matches {
+        eprintln!(
+            "koth:   #{i} {}: {}",
+            m.label,
+            m.void.as_deref().unwrap_or_default()
+        );
+    }
+}
+
 /// Create the archive folder (refusing one that holds anything but an earlier archive).
 pub(crate) fn archive(out: &Path) -> anyhow::Result<Archive> {
     Archive::create(out).with_context(|| format!("preparing the archive {}", out.display()))
 }
 
 /// Print the leaderboard and the run's figures; list void matches loudly. Exit code 3 when
-/// any match is void (a host fault: it counts for nobody and must be re-played).
+/// any match is void (a host or referee fault: it counts for nobody and must be re-played).
 pub(crate) fn report(
     leaderboard: &Leaderboard,
     names: &[String],
@@ -412,17 +445,25 @@ pub(crate) fn report(
     if void.is_empty() {
         return ExitCode::SUCCESS;
     }
-    eprintln!(
-        "koth: HOST FAULT: {} of {} {unit} void; they count for nobody. This is a koth bug: please report it with the manifest. Void:",
-        void.len(),
-        summaries.len()
-    );
-    for (i, m) in void {
+    let (referee, host): (Vec<_>, Vec<_>) = void
+        .into_iter()
+        .partition(|(_, m)| m.void.as_deref().is_some_and(is_referee_fault));
+    if !referee.is_empty() {
         eprintln!(
-            "koth:   #{i} {}: {}",
-            m.label,
-            m.void.as_deref().unwrap_or_default()
+            "koth: REFEREE FAULT: {} of {} {unit} void; they count for nobody. The referee did \
+             something koth cannot honour (each reason below); fix the referee and re-run. Void:",
+            referee.len(),
+            summaries.len()
         );
+        list_void(&referee);
+    }
+    if !host.is_empty() {
+        eprintln!(
+            "koth: HOST FAULT: {} of {} {unit} void; they count for nobody. This is a koth bug: please report it with the manifest. Void:",
+            host.len(),
+            summaries.len()
+        );
+        list_void(&host);
     }
     ExitCode::from(3)
 }

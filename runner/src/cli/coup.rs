@@ -60,5 +60,17 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
         opts.seed,
         setup.jobs
     );
-    common::play::<Coup>(&args.common, &setup, &bots, &args.bots, opts, &out, "games")
+    common::play(
+        common::Run {
+            game: &Coup,
+            referee: None,
+            unit: "games",
+        },
+        &args.common,
+        &setup,
+        &bots,
+        &args.bots,
+        opts,
+        &out,
+    )
 }

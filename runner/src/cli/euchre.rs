@@ -80,5 +80,17 @@ pub(crate) fn run(args: EuchreArgs) -> anyhow::Result<ExitCode> {
         opts.seed,
         setup.jobs
     );
-    common::play::<Euchre>(&args.common, &setup, &bots, &args.bots, opts, &out, "games")
+    common::play(
+        common::Run {
+            game: &Euchre,
+            referee: None,
+            unit: "games",
+        },
+        &args.common,
+        &setup,
+        &bots,
+        &args.bots,
+        opts,
+        &out,
+    )
 }

@@ -57,7 +57,7 @@ pub(crate) fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     }
     let game = game_of(&manifest, first)?;
     games::with_game(
-        &game,
+        &manifest.clone(),
         Merge {
             args: &args,
             manifest,
@@ -72,6 +72,15 @@ pub(crate) fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     })?
 }
 
+/// The command that plays `game` (`play REFEREE.wasm` for a plugin's), for messages.
+pub(crate) fn game_command(game: &str, plugin: bool) -> String {
+    if plugin {
+        "play REFEREE.wasm".into()
+    } else {
+        game.into()
+    }
+}
+
 struct Merge<'a> {
     args: &'a MergeArgs,
     manifest: serde_json::Value,
@@ -80,11 +89,11 @@ struct Merge<'a> {
 impl GameVisitor for Merge<'_> {
     type Out = anyhow::Result<ExitCode>;
 
-    fn visit<G: Game>(self) -> anyhow::Result<ExitCode> {
+    fn visit<G: Game>(self, game: &G) -> anyhow::Result<ExitCode> {
         let Merge { args, manifest } = self;
         let manifest: Manifest<G::Options> = serde_json::from_value(manifest)
             .with_context(|| format!("reading {}", args.shards[0].join(MANIFEST).display()))?;
-        let total = G::match_count(manifest.bots.len(), &manifest.options);
+        let total = game.match_count(manifest.bots.len(), &manifest.options);
         let mut shards: BTreeMap<usize, &Path> = BTreeMap::new();
         let mut count = None;
         let mut records = BTreeMap::new();
@@ -125,7 +134,7 @@ impl GameVisitor for Merge<'_> {
                     dir.display(),
                     recs.len(),
                     header.owned(),
-                    G::NAME,
+                    game_command(game.name(), manifest.referee.is_some()),
                     dir.display()
                 );
             }
@@ -148,12 +157,12 @@ impl GameVisitor for Merge<'_> {
         }
         let archive = common::archive(&args.out)?;
         let names = manifest.bots.iter().map(|b| b.name.clone()).collect();
-        let run = G::finish(names, &manifest.options, records);
-        G::write_archive(&run, &manifest, &archive)
+        let run = game.finish(names, &manifest.options, records);
+        game.write_archive(&run, &manifest, &archive)
             .with_context(|| format!("writing the archive in {}", args.out.display()))?;
         eprintln!(
             "Merged {count} shards of a {} run ({total} matches)",
-            G::NAME
+            game.name()
         );
         Ok(common::report(
             run.leaderboard(),

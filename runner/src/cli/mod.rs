@@ -10,6 +10,7 @@ mod coup;
 mod euchre;
 mod invoke;
 mod merge;
+mod play;
 mod report;
 mod verify;
 
@@ -38,6 +39,9 @@ enum Command {
     BankHeist(bank_heist::BankHeistArgs),
     /// Run a Euchre tournament (every pair of bots, each partnered with a copy of itself).
     Euchre(euchre::EuchreArgs),
+    /// Run a tournament of a game whose referee is a plugin: a WebAssembly component of
+    /// the koth:game/referee world (wit/referee.wit).
+    Play(play::PlayArgs),
     /// Measure invocation and tournament speed against native processes.
     Bench(bench::BenchArgs),
     /// Join the folders of a sharded run (`--shard K/N`) into the whole run's archive.
@@ -120,6 +124,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Coup(a) => coup::run(a),
         Command::BankHeist(a) => bank_heist::run(a),
         Command::Euchre(a) => euchre::run(a),
+        Command::Play(a) => play::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Verify(a) => verify::run(a),

@@ -8,10 +8,11 @@ use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
 use koth::games::{self, Game, GameVisitor, Player};
-use koth::sandbox::Bot;
+use koth::referee::game::RefereeGame;
+use koth::sandbox::{Bot, Sandbox};
 use koth::tournament::archive::Archive;
 use koth::tournament::receipt::{digest, receipt};
-use koth::tournament::{Manifest, RunError, RunPlan};
+use koth::tournament::{Manifest, RefereeEntry, RunError, RunPlan};
 use rand::seq::index::sample;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -19,6 +20,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(Args)]
 pub(crate) struct VerifyArgs {
@@ -83,33 +85,56 @@ pub(crate) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     if args.receipt_only {
         return Ok(ExitCode::SUCCESS);
     }
-    games::with_game(
-        &game,
-        Replay {
-            args: &args,
-            manifest,
-            digests: matches
-                .iter()
-                .map(|m| {
-                    m.get("record_sha256")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string()
-                })
-                .collect(),
-            labels: matches
-                .iter()
-                .map(|m| {
-                    m.get("label")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .into()
-                })
-                .collect(),
-            seed: u64::from_str_radix(&stored[..16.min(stored.len())], 16).unwrap_or(0),
-        },
-    )
-    .with_context(|| {
+    let memory = manifest
+        .pointer("/options/limits/memory_bytes")
+        .and_then(Value::as_u64)
+        .unwrap_or(64 << 20);
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1);
+    let bot_count = manifest
+        .get("bots")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    let sandbox = args.engine.sandbox_for_bots(jobs, bot_count, memory)?;
+    let replay = Replay {
+        args: &args,
+        sandbox: &sandbox,
+        jobs,
+        digests: matches
+            .iter()
+            .map(|m| {
+                m.get("record_sha256")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect(),
+        labels: matches
+            .iter()
+            .map(|m| {
+                m.get("label")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .into()
+            })
+            .collect(),
+        seed: u64::from_str_radix(&stored[..16.min(stored.len())], 16).unwrap_or(0),
+        manifest: manifest.clone(),
+    };
+    // A plugin game is re-played by its referee, found beside the bots.
+    if let Some(entry) = manifest.get("referee").filter(|r| !r.is_null()) {
+        let entry: RefereeEntry =
+            serde_json::from_value(entry.clone()).context("reading the manifest's referee")?;
+        let referee = super::play::load_referee(&sandbox, &args.bots.join(&entry.file), &entry)?;
+        return replay.visit(&RefereeGame::new(Arc::new(referee)));
+    }
+    games::with_game(&manifest, replay).with_context(|| {
         format!(
             "unknown game `{game}` (this koth knows {})",
             games::GAMES.join(", ")
@@ -120,6 +145,8 @@ pub(crate) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
 /// Re-play matches of a game's archive.
 struct Replay<'a> {
     args: &'a VerifyArgs,
+    sandbox: &'a Sandbox,
+    jobs: usize,
     manifest: Value,
     digests: Vec<String>,
     labels: Vec<String>,
@@ -129,9 +156,11 @@ struct Replay<'a> {
 impl GameVisitor for Replay<'_> {
     type Out = anyhow::Result<ExitCode>;
 
-    fn visit<G: Game>(self) -> anyhow::Result<ExitCode> {
+    fn visit<G: Game>(self, game: &G) -> anyhow::Result<ExitCode> {
         let Replay {
             args,
+            sandbox,
+            jobs,
             manifest: manifest_json,
             digests,
             labels,
@@ -139,25 +168,13 @@ impl GameVisitor for Replay<'_> {
         } = self;
         let manifest: Manifest<G::Options> =
             serde_json::from_value(manifest_json.clone()).context("reading manifest.json")?;
-        let total = G::match_count(manifest.bots.len(), &manifest.options);
+        let total = game.match_count(manifest.bots.len(), &manifest.options);
         if digests.len() != total {
             bail!(
                 "results.json lists {} matches; the manifest's run plays {total}",
                 digests.len()
             );
         }
-        let memory = manifest_json
-            .pointer("/options/limits/memory_bytes")
-            .and_then(Value::as_u64)
-            .unwrap_or(64 << 20);
-        let jobs = args.jobs.unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        });
-        let sandbox = args
-            .engine
-            .sandbox_for_bots(jobs.max(1), manifest.bots.len(), memory)?;
         let engine = serde_json::to_value(sandbox.settings())?;
         if manifest_json.get("engine") != Some(&engine) {
             bail!(
@@ -170,19 +187,22 @@ impl GameVisitor for Replay<'_> {
                 .join(", ")
             );
         }
-        let bots = load_bots(&sandbox, &args.bots, &manifest)?;
+        let bots = load_bots(sandbox, &args.bots, &manifest)?;
         let select: Option<BTreeSet<usize>> = if args.all || args.sample >= total {
             None
         } else {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             Some(sample(&mut rng, total, args.sample).into_iter().collect())
         };
-        let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
+        let players: Vec<Arc<dyn Player>> = bots
+            .into_iter()
+            .map(|b| Arc::new(b) as Arc<dyn Player>)
+            .collect();
         let play = |select| {
-            G::play(
+            game.play(
                 &players,
                 &manifest.options,
-                jobs.max(1),
+                jobs,
                 &|_, _| {},
                 RunPlan {
                     select,
@@ -213,10 +233,10 @@ impl GameVisitor for Replay<'_> {
             // Everything was re-played: write the archive again and compare every file.
             let records = played.into_iter().flatten().collect();
             let names = manifest.bots.iter().map(|b| b.name.clone()).collect();
-            let run = G::finish(names, &manifest.options, records);
+            let run = game.finish(names, &manifest.options, records);
             let dir = tempfile::tempdir().context("creating a temporary folder")?;
             let again = Archive::create(&dir.path().join("archive"))?;
-            G::write_archive(&run, &manifest, &again)?;
+            game.write_archive(&run, &manifest, &again)?;
             differ.extend(compare_trees(again.root(), &args.archive)?);
         }
         if differ.is_empty() {
@@ -242,7 +262,7 @@ impl GameVisitor for Replay<'_> {
 
 /// Load the manifest's bots from `dir`, each checked against the manifest's hash.
 fn load_bots(
-    sandbox: &koth::sandbox::Sandbox,
+    sandbox: &Sandbox,
     dir: &Path,
     manifest: &Manifest<impl Sized>,
 ) -> anyhow::Result<Vec<Bot>> {

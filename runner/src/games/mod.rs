@@ -15,14 +15,13 @@ use crate::tournament::leaderboard::Leaderboard;
 use crate::tournament::{Manifest, MatchSummary, RunError, RunPlan};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// A game as the commands that run, resume, shard, merge and verify tournaments see it: its
 /// matches, how to play them, and how a complete set of records becomes the archive. Every
 /// step after playing works from the manifest and the records alone (no bots), which is what
 /// lets `koth merge` build an archive from shards.
-pub trait Game {
-    /// The game's name in manifests and on the command line.
-    const NAME: &'static str;
+pub trait Game: Sync {
     /// The run's options, as the manifest records them.
     type Options: Serialize + DeserializeOwned + Sync;
     /// One played match, as the journal keeps it.
@@ -30,12 +29,16 @@ pub trait Game {
     /// A finished run.
     type Run: Finished;
 
+    /// The game's name in manifests and on the command line.
+    fn name(&self) -> &str;
+
     /// The number of matches a run of `bots` bots plays.
-    fn match_count(bots: usize, opts: &Self::Options) -> usize;
+    fn match_count(&self, bots: usize, opts: &Self::Options) -> usize;
 
     /// Play what `plan` selects and has not done yet; one entry per match, in match order.
     fn play(
-        players: &[&dyn Player],
+        &self,
+        players: &[Arc<dyn Player>],
         opts: &Self::Options,
         workers: usize,
         progress: &(dyn Fn(usize, usize) + Sync),
@@ -43,26 +46,34 @@ pub trait Game {
     ) -> Result<Vec<Option<Self::Record>>, RunError>;
 
     /// Sum up a complete run: every match's record, in match order.
-    fn finish(names: Vec<String>, opts: &Self::Options, records: Vec<Self::Record>) -> Self::Run;
+    fn finish(
+        &self,
+        names: Vec<String>,
+        opts: &Self::Options,
+        records: Vec<Self::Record>,
+    ) -> Self::Run;
 
     /// Play every match with `workers` threads and sum the run up: a whole run without a
     /// journal, as the library's callers (tests, benchmarks) want it.
     fn play_whole(
-        players: &[&dyn Player],
+        &self,
+        players: &[Arc<dyn Player>],
         opts: &Self::Options,
         workers: usize,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Self::Run {
         let names = players.iter().map(|p| p.name().to_string()).collect();
-        let records = Self::play(players, opts, workers, progress, RunPlan::all())
+        let records = self
+            .play(players, opts, workers, progress, RunPlan::all())
             .map(|r| r.into_iter().flatten().collect())
             // A plan that selects every match cannot be refused.
             .unwrap_or_default();
-        Self::finish(names, opts, records)
+        self.finish(names, opts, records)
     }
 
     /// Write the archive of a finished run.
     fn write_archive(
+        &self,
         run: &Self::Run,
         manifest: &Manifest<Self::Options>,
         archive: &Archive,
@@ -70,30 +81,34 @@ pub trait Game {
 }
 
 /// Something to do with a game known only by name at run time (the `game` field of an
-/// archive's manifest): [`with_game`] calls [`GameVisitor::visit`] with the game's type.
+/// archive's manifest): [`with_game`] calls [`GameVisitor::visit`] with the game.
 pub trait GameVisitor {
     /// What the visit returns.
     type Out;
-    /// Do it for game `G`.
-    fn visit<G: Game>(self) -> Self::Out;
+    /// Do it for `game`.
+    fn visit<G: Game>(self, game: &G) -> Self::Out;
 }
 
-/// Every game's name, for messages.
+/// Every built-in game's name, for messages.
 pub const GAMES: [&str; 3] = [
-    coup::tournament::Coup::NAME,
-    bank_heist::format::BankHeist::NAME,
-    euchre::format::Euchre::NAME,
+    coup::tournament::NAME,
+    bank_heist::format::NAME,
+    euchre::NAME,
 ];
 
-/// Run `visitor` with the game named `name` (`None` for an unknown name). A new game adds
-/// one line here.
-pub fn with_game<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Out> {
+/// Run `visitor` with the game a manifest names: a built-in game by its `game`, or, when
+/// the manifest has a `referee` (a game as a plugin), that referee's game, able to finish a
+/// run but not to play one (`None` for an unknown name). A new built-in game adds one line
+/// here.
+pub fn with_game<V: GameVisitor>(manifest: &serde_json::Value, visitor: V) -> Option<V::Out> {
+    let name = manifest.get("game")?.as_str()?;
+    if manifest.get("referee").is_some_and(|r| !r.is_null()) {
+        return Some(visitor.visit(&crate::referee::game::RefereeGame::finishing(name)));
+    }
     match name {
-        coup::tournament::Coup::NAME => Some(visitor.visit::<coup::tournament::Coup>()),
-        bank_heist::format::BankHeist::NAME => {
-            Some(visitor.visit::<bank_heist::format::BankHeist>())
-        }
-        euchre::format::Euchre::NAME => Some(visitor.visit::<euchre::format::Euchre>()),
+        coup::tournament::NAME => Some(visitor.visit(&coup::tournament::Coup)),
+        bank_heist::format::NAME => Some(visitor.visit(&bank_heist::format::BankHeist)),
+        euchre::NAME => Some(visitor.visit(&euchre::game())),
         _ => None,
     }
 }
@@ -111,7 +126,7 @@ pub trait Finished {
 }
 
 /// Something that can take one decision: a sandboxed bot, or a scripted player in tests.
-pub trait Player: Sync {
+pub trait Player: Send + Sync {
     /// The player's name (its `argv[0]`, and its name on the leaderboard).
     fn name(&self) -> &str;
     /// Take one decision.

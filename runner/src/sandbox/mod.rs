@@ -85,7 +85,9 @@ pub struct Sandbox {
     component_cache: Option<CodeCache>,
 }
 
-/// A loaded bot: compiled once, instantiated fresh for every invocation.
+/// A loaded bot: compiled once, instantiated fresh for every invocation. Cloning it is
+/// cheap (the compiled code is shared).
+#[derive(Clone)]
 pub struct Bot {
     name: String,
     sha256: [u8; 32],
@@ -93,12 +95,14 @@ pub struct Bot {
 }
 
 /// A bot's compiled code: a core module or a component.
+#[derive(Clone)]
 enum Code {
     Module(ModuleCode),
     Component(component::ComponentCode),
 }
 
 /// A compiled core module and the exports an invocation needs.
+#[derive(Clone)]
 struct ModuleCode {
     pre: InstancePre<wasi::state::HostState>,
     /// Where an invocation enters it.
@@ -299,6 +303,42 @@ impl Sandbox {
             .as_ref()
             .map(|i| i.snapshot_sha256().to_string())
             .map_err(Clone::clone)
+    }
+
+    /// Check and compile a component that is not a bot (a referee), allowing the imports
+    /// of `extra` beside WASI 0.2's: prescanned as a bot component is, compiled on the
+    /// component engine (bounded in time) or read from the code cache.
+    pub(crate) fn compile_component(
+        &self,
+        bytes: &[u8],
+        extra: &[(&str, &str)],
+        limits: &LoadLimits,
+    ) -> Result<(wasmtime::component::Component, [u8; 32]), LoadError> {
+        if !wasmparser::Parser::is_component(bytes) {
+            return Err(LoadError::WrongType(
+                "a core module, but this must be a WebAssembly component".into(),
+            ));
+        }
+        component::prescan_with(bytes, limits, extra)?;
+        let sha256: [u8; 32] = Sha256::digest(bytes).into();
+        let c = component::compile_cached(
+            &self.components.engine,
+            bytes,
+            &sha256,
+            self.component_cache.as_ref(),
+            limits,
+        )?;
+        Ok((c, sha256))
+    }
+
+    /// The engine components run on.
+    pub(crate) fn component_engine(&self) -> &Engine {
+        &self.components.engine
+    }
+
+    /// The load-time limits bots are held to.
+    pub fn load_limits(&self) -> &LoadLimits {
+        &self.load
     }
 
     /// Load a bot from module or component bytes.

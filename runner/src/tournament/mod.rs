@@ -20,7 +20,7 @@ pub mod results;
 pub mod scheduler;
 
 pub use journal::{Journal, Shard};
-pub use results::{BotEntry, Manifest, MatchSummary};
+pub use results::{BotEntry, Manifest, MatchSummary, RefereeEntry};
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -88,6 +88,10 @@ pub enum RunError {
          sharded or re-played one by one; run the whole tournament again"
     )]
     SharedState(String),
+    /// The run cannot be played as asked (its game cannot draw these bots' matches, or is
+    /// not loaded).
+    #[error("{0}")]
+    Cannot(String),
 }
 
 /// Play the matches of `format` that `plan` selects and has not done yet, with `workers`

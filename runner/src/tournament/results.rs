@@ -33,6 +33,23 @@ pub struct Manifest<O> {
     pub options: O,
     /// Engine settings.
     pub engine: crate::sandbox::EngineSettings,
+    /// The referee of a game played by a plugin: its file, SHA-256 and limits. Absent for
+    /// a built-in game.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub referee: Option<RefereeEntry>,
+}
+
+/// A plugin game's referee, as the manifest records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefereeEntry {
+    /// Its file's name.
+    pub file: String,
+    /// SHA-256 of the file.
+    pub sha256: String,
+    /// Fuel per match.
+    pub fuel: u64,
+    /// Memory in all, in bytes.
+    pub memory_bytes: u64,
 }
 
 /// One match, as every game sums it up. Bots are indices into the run's bot list.

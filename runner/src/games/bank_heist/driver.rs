@@ -464,7 +464,7 @@ mod tests {
     /// A scripted player: answers from a function of argv; `Err` outcomes stand for crashes.
     struct Scripted<F>(&'static str, F);
 
-    impl<F: Fn(&[String]) -> Result<String, Outcome> + Sync> Player for Scripted<F> {
+    impl<F: Fn(&[String]) -> Result<String, Outcome> + Send + Sync> Player for Scripted<F> {
         fn name(&self) -> &str {
             self.0
         }

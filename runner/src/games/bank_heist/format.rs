@@ -12,6 +12,7 @@ use crate::tournament::receipt::digest;
 use crate::tournament::results::{rate, standings, write_common, Results};
 use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Options of a Bank Heist run. Everything here is recorded in the manifest.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -162,25 +163,33 @@ impl crate::games::Finished for BankHeistRun {
 /// Bank Heist, as the tournament commands run, resume, shard, merge and verify it.
 pub struct BankHeist;
 
+/// The game's name in manifests and on the command line.
+pub const NAME: &str = "bank-heist";
+
 impl crate::games::Game for BankHeist {
-    const NAME: &'static str = "bank-heist";
     type Options = BankHeistOptions;
     type Record = TournamentRecord;
     type Run = BankHeistRun;
 
-    fn match_count(_bots: usize, opts: &BankHeistOptions) -> usize {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn match_count(&self, _bots: usize, opts: &BankHeistOptions) -> usize {
         opts.tournaments as usize
     }
 
     fn play(
-        players: &[&dyn Player],
+        &self,
+        players: &[Arc<dyn Player>],
         opts: &BankHeistOptions,
         workers: usize,
         progress: &(dyn Fn(usize, usize) + Sync),
         plan: RunPlan<'_, TournamentRecord>,
     ) -> Result<Vec<Option<TournamentRecord>>, RunError> {
+        let players: Vec<&dyn Player> = players.iter().map(|p| p.as_ref()).collect();
         let format = FreeForAll {
-            players,
+            players: &players,
             opts,
             plans: self::plan(opts),
         };
@@ -188,6 +197,7 @@ impl crate::games::Game for BankHeist {
     }
 
     fn finish(
+        &self,
         names: Vec<String>,
         opts: &BankHeistOptions,
         records: Vec<TournamentRecord>,
@@ -210,6 +220,7 @@ impl crate::games::Game for BankHeist {
     }
 
     fn write_archive(
+        &self,
         r: &BankHeistRun,
         manifest: &Manifest,
         archive: &Archive,
@@ -221,12 +232,12 @@ impl crate::games::Game for BankHeist {
 /// Play the whole run with `workers` threads. `progress(done, total)` is called after each
 /// tournament.
 pub fn run(
-    players: &[&dyn Player],
+    players: &[Arc<dyn Player>],
     opts: &BankHeistOptions,
     workers: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> BankHeistRun {
-    BankHeist::play_whole(players, opts, workers, progress)
+    BankHeist.play_whole(players, opts, workers, progress)
 }
 
 /// The manifest of a Bank Heist run.

@@ -345,7 +345,7 @@ mod tests {
         decide: F,
     }
 
-    impl<F: Fn(&[String]) -> (String, String) + Sync> Player for Scripted<F> {
+    impl<F: Fn(&[String]) -> (String, String) + Send + Sync> Player for Scripted<F> {
         fn name(&self) -> &str {
             self.name
         }

@@ -12,7 +12,7 @@ use crate::tournament::receipt::digest;
 use crate::tournament::results::{head_to_head, rate, standings, write_common, Results};
 use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use serde::{Deserialize, Serialize};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 pub use crate::tournament::BotEntry;
 
@@ -284,23 +284,32 @@ fn summarize(p: &Pairing, r: &GameRecord) -> MatchSummary {
 /// Coup, as the tournament commands run, resume, shard, merge and verify it.
 pub struct Coup;
 
+/// The game's name in manifests and on the command line.
+pub const NAME: &str = "coup";
+
 impl crate::games::Game for Coup {
-    const NAME: &'static str = "coup";
     type Options = CoupOptions;
     type Record = Played;
     type Run = CoupTournament;
 
-    fn match_count(bots: usize, opts: &CoupOptions) -> usize {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn match_count(&self, bots: usize, opts: &CoupOptions) -> usize {
         schedule(bots, opts.rounds).len()
     }
 
     fn play(
-        players: &[&dyn Player],
+        &self,
+        players: &[Arc<dyn Player>],
         opts: &CoupOptions,
         workers: usize,
         progress: &(dyn Fn(usize, usize) + Sync),
         plan: RunPlan<'_, Played>,
     ) -> Result<Vec<Option<Played>>, RunError> {
+        let players: Vec<&dyn Player> = players.iter().map(|p| p.as_ref()).collect();
+        let players = &players[..];
         let pairings = schedule(players.len(), opts.rounds);
         let mut last_game = vec![0; players.len()];
         for p in &pairings {
@@ -320,7 +329,12 @@ impl crate::games::Game for Coup {
         tournament::run(&format, workers, progress, plan)
     }
 
-    fn finish(names: Vec<String>, opts: &CoupOptions, played: Vec<Played>) -> CoupTournament {
+    fn finish(
+        &self,
+        names: Vec<String>,
+        opts: &CoupOptions,
+        played: Vec<Played>,
+    ) -> CoupTournament {
         let pairings = schedule(names.len(), opts.rounds);
         let digests = played.iter().map(digest).collect();
         let summaries: Vec<MatchSummary> = pairings
@@ -353,6 +367,7 @@ impl crate::games::Game for Coup {
     }
 
     fn write_archive(
+        &self,
         t: &CoupTournament,
         manifest: &Manifest,
         archive: &Archive,
@@ -364,12 +379,12 @@ impl crate::games::Game for Coup {
 /// Play the whole tournament with `workers` threads. `progress(done, total)` is called after
 /// each game.
 pub fn run(
-    players: &[&dyn Player],
+    players: &[Arc<dyn Player>],
     opts: &CoupOptions,
     workers: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> CoupTournament {
-    Coup::play_whole(players, opts, workers, progress)
+    Coup.play_whole(players, opts, workers, progress)
 }
 
 /// The manifest of a Coup tournament.

@@ -16,6 +16,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// The memory file's quota: the seed allows one file of at most 1 KB.
 pub const MEMORY_BYTES: u64 = 1024;
@@ -270,31 +271,41 @@ impl crate::games::Finished for EuchreRun {
 pub struct Euchre;
 
 impl crate::games::Game for Euchre {
-    const NAME: &'static str = "euchre";
     type Options = EuchreOptions;
     type Record = GameRecord;
     type Run = EuchreRun;
 
-    fn match_count(bots: usize, opts: &EuchreOptions) -> usize {
+    fn name(&self) -> &str {
+        super::NAME
+    }
+
+    fn match_count(&self, bots: usize, opts: &EuchreOptions) -> usize {
         schedule(bots, opts).len()
     }
 
     fn play(
-        players: &[&dyn Player],
+        &self,
+        players: &[Arc<dyn Player>],
         opts: &EuchreOptions,
         workers: usize,
         progress: &(dyn Fn(usize, usize) + Sync),
         plan: RunPlan<'_, GameRecord>,
     ) -> Result<Vec<Option<GameRecord>>, RunError> {
+        let players: Vec<&dyn Player> = players.iter().map(|p| p.as_ref()).collect();
         let format = Pairings {
-            players,
+            players: &players,
             opts,
             tables: schedule(players.len(), opts),
         };
         tournament::run(&format, workers, progress, plan)
     }
 
-    fn finish(names: Vec<String>, opts: &EuchreOptions, records: Vec<GameRecord>) -> EuchreRun {
+    fn finish(
+        &self,
+        names: Vec<String>,
+        opts: &EuchreOptions,
+        records: Vec<GameRecord>,
+    ) -> EuchreRun {
         let tables = schedule(names.len(), opts);
         let summaries: Vec<MatchSummary> = tables
             .iter()
@@ -315,6 +326,7 @@ impl crate::games::Game for Euchre {
     }
 
     fn write_archive(
+        &self,
         r: &EuchreRun,
         manifest: &Manifest,
         archive: &Archive,
@@ -326,12 +338,12 @@ impl crate::games::Game for Euchre {
 /// Play the whole run with `workers` threads. `progress(done, total)` is called after each
 /// game.
 pub fn run(
-    players: &[&dyn Player],
+    players: &[Arc<dyn Player>],
     opts: &EuchreOptions,
     workers: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> EuchreRun {
-    Euchre::play_whole(players, opts, workers, progress)
+    Euchre.play_whole(players, opts, workers, progress)
 }
 
 /// The manifest of a Euchre run.

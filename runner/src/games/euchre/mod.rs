@@ -11,3 +11,11 @@
 pub mod driver;
 pub mod format;
 pub mod rules;
+
+/// The game's name in manifests and on the command line.
+pub const NAME: &str = "euchre";
+
+/// Euchre as the tournament commands play it.
+pub fn game() -> format::Euchre {
+    format::Euchre
+}

@@ -36,7 +36,7 @@ const POLLABLE_FUEL: usize = 128;
 /// generators given to wasmtime-wasi.
 pub(crate) type HostWork = Arc<AtomicU64>;
 
-fn charge(work: &HostWork, fuel: usize) {
+pub(crate) fn charge(work: &HostWork, fuel: usize) {
     // One store's thread at a time: a plain load and store, not a locked add, since
     // wasmtime-wasi draws random bytes one at a time.
     let total = work.load(Ordering::Relaxed).saturating_add(fuel as u64);
@@ -68,6 +68,24 @@ impl WasiView for ComponentState {
             ctx: &mut self.ctx,
             table: &mut self.table,
         }
+    }
+}
+
+/// A store's data that holds a component's WASI state: a bot's [`ComponentState`] itself, or
+/// a referee's state beside its match (`crate::referee`), so both get the same WASI host.
+pub(crate) trait WasiHost: WasiView + Send + 'static {
+    /// The WASI state.
+    fn wasi(&self) -> &ComponentState;
+    /// The WASI state, to change.
+    fn wasi_mut(&mut self) -> &mut ComponentState;
+}
+
+impl WasiHost for ComponentState {
+    fn wasi(&self) -> &ComponentState {
+        self
+    }
+    fn wasi_mut(&mut self) -> &mut ComponentState {
+        self
     }
 }
 
@@ -348,13 +366,15 @@ pub(crate) fn state(setup: Setup<'_>) -> ComponentState {
 /// On every call into the host: charge the flat fee going in and the call's work coming out
 /// (ending the call `out of fuel` if the work is more than is left), and move the virtual
 /// clock to the fuel burnt so far.
-pub(crate) fn call_hook(
-    mut store: StoreContextMut<'_, ComponentState>,
+pub(crate) fn call_hook<T: WasiHost>(
+    mut store: StoreContextMut<'_, T>,
     hook: wasmtime::CallHook,
 ) -> wasmtime::Result<()> {
     let cost = match hook {
         wasmtime::CallHook::CallingHost => HOST_CALL_FUEL,
-        wasmtime::CallHook::ReturningFromHost => store.data().work.swap(0, Ordering::Relaxed),
+        wasmtime::CallHook::ReturningFromHost => {
+            store.data().wasi().work.swap(0, Ordering::Relaxed)
+        }
         _ => return Ok(()),
     };
     let left = store.get_fuel()?;
@@ -363,7 +383,7 @@ pub(crate) fn call_hook(
         return Err(wasmtime::Trap::OutOfFuel.into());
     }
     store.set_fuel(left - cost)?;
-    let data = store.data();
+    let data = store.data().wasi();
     data.clock.burnt.store(
         data.fuel_budget.saturating_sub(left - cost),
         Ordering::Relaxed,
@@ -378,12 +398,12 @@ impl Pollable for Elapsed {
     async fn ready(&mut self) {}
 }
 
-fn elapsed(
-    store: &mut StoreContextMut<'_, ComponentState>,
+fn elapsed<T: WasiHost>(
+    store: &mut StoreContextMut<'_, T>,
     ns: u64,
 ) -> wasmtime::Result<(Resource<DynPollable>,)> {
-    store.data().clock.sleep(ns);
-    let table = &mut store.data_mut().table;
+    store.data().wasi().clock.sleep(ns);
+    let table = &mut store.data_mut().wasi_mut().table;
     let r = table.push(Elapsed)?;
     Ok((wasmtime_wasi::p2::subscribe(table, r)?,))
 }
@@ -393,8 +413,8 @@ fn elapsed(
 /// `poll` replaced by wasmtime-wasi's own with a charge per pollable (a flat fee would let one
 /// call make the host visit hundreds of pollables), and `get-arguments` by one that charges
 /// for what it copies.
-pub(crate) fn linker(engine: &wasmtime::Engine) -> wasmtime::Result<Linker<ComponentState>> {
-    let mut linker = Linker::new(engine);
+pub(crate) fn linker<T: WasiHost>(engine: &wasmtime::Engine) -> wasmtime::Result<Linker<T>> {
+    let mut linker: Linker<T> = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
     linker.allow_shadowing(true);
     let mut clock = linker.instance("wasi:clocks/monotonic-clock@0.2.12")?;
@@ -402,31 +422,28 @@ pub(crate) fn linker(engine: &wasmtime::Engine) -> wasmtime::Result<Linker<Compo
         elapsed(&mut store, ns)
     })?;
     clock.func_wrap("subscribe-instant", |mut store, (when,): (u64,)| {
-        let now = store.data().clock.now_ns();
+        let now = store.data().wasi().clock.now_ns();
         elapsed(&mut store, when.saturating_sub(now))
     })?;
     let mut env = linker.instance("wasi:cli/environment@0.2.12")?;
-    env.func_wrap(
-        "get-arguments",
-        |store: StoreContextMut<'_, ComponentState>, (): ()| {
-            let argv = store.data().argv.clone();
-            // As a core module's `args_get`: per argument, and per byte copied.
-            let bytes: usize = argv.iter().map(String::len).sum();
-            charge(&store.data().work, argv.len() * ARG_FUEL + bytes);
-            Ok((argv,))
-        },
-    )?;
+    env.func_wrap("get-arguments", |store: StoreContextMut<'_, T>, (): ()| {
+        let wasi = store.data().wasi();
+        let argv = wasi.argv.clone();
+        // As a core module's `args_get`: per argument, and per byte copied.
+        let bytes: usize = argv.iter().map(String::len).sum();
+        charge(&wasi.work, argv.len() * ARG_FUEL + bytes);
+        Ok((argv,))
+    })?;
     let mut poll = linker.instance("wasi:io/poll@0.2.12")?;
     poll.func_wrap(
         "poll",
-        |mut store: StoreContextMut<'_, ComponentState>,
-         (pollables,): (Vec<Resource<DynPollable>>,)| {
+        |mut store: StoreContextMut<'_, T>, (pollables,): (Vec<Resource<DynPollable>>,)| {
             charge(
-                &store.data().work,
+                &store.data().wasi().work,
                 pollables.len().saturating_mul(POLLABLE_FUEL),
             );
             let ready = wasmtime_wasi::p2::bindings::sync::io::poll::Host::poll(
-                &mut store.data_mut().table,
+                &mut store.data_mut().wasi_mut().table,
                 pollables,
             )?;
             Ok((ready,))

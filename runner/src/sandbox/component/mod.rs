@@ -9,8 +9,8 @@ mod host;
 mod invoke;
 mod prescan;
 
-pub(crate) use host::ComponentState;
-pub(crate) use prescan::prescan;
+pub(crate) use host::{call_hook, charge, linker, state, ComponentState, Setup, WasiHost};
+pub(crate) use prescan::{prescan, prescan_with};
 
 use super::cache::CodeCache;
 use super::limits::LoadLimits;
@@ -64,6 +64,7 @@ impl ComponentHost {
 }
 
 /// A compiled component, ready to instantiate.
+#[derive(Clone)]
 pub(crate) struct ComponentCode {
     pub pre: InstancePre<ComponentState>,
     pub kind: BotKind,
@@ -80,16 +81,7 @@ pub(crate) fn load(
     cache: Option<&CodeCache>,
     limits: &LoadLimits,
 ) -> Result<ComponentCode, LoadError> {
-    let component = match cache.and_then(|c| c.get_component(&host.engine, sha)) {
-        Some(c) => c,
-        None => {
-            let c = compile(&host.engine, bytes, limits)?;
-            if let Some(cache) = cache {
-                cache.put_component(sha, &c);
-            }
-            c
-        }
-    };
+    let component = compile_cached(&host.engine, bytes, sha, cache, limits)?;
     let ty = component.component_type();
     let mut found: Option<(String, BotKind, &'static str)> = None;
     for (name, _) in ty.exports(&host.engine) {
@@ -123,8 +115,31 @@ pub(crate) fn load(
     Ok(ComponentCode { pre, kind, func })
 }
 
+/// The compiled component of `bytes` (SHA-256 `sha`): from `cache` (opened for `engine`), or
+/// compiled and put there.
+pub(crate) fn compile_cached(
+    engine: &Engine,
+    bytes: &[u8],
+    sha: &[u8; 32],
+    cache: Option<&CodeCache>,
+    limits: &LoadLimits,
+) -> Result<Component, LoadError> {
+    if let Some(c) = cache.and_then(|c| c.get_component(engine, sha)) {
+        return Ok(c);
+    }
+    let c = compile(engine, bytes, limits)?;
+    if let Some(cache) = cache {
+        cache.put_component(sha, &c);
+    }
+    Ok(c)
+}
+
 /// Compile on a worker thread and give up after the time bound, as for core modules.
-fn compile(engine: &Engine, bytes: &[u8], limits: &LoadLimits) -> Result<Component, LoadError> {
+pub(crate) fn compile(
+    engine: &Engine,
+    bytes: &[u8],
+    limits: &LoadLimits,
+) -> Result<Component, LoadError> {
     let (tx, rx) = mpsc::channel();
     let engine2 = engine.clone();
     let owned = bytes.to_vec();

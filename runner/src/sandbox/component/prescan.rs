@@ -36,8 +36,18 @@ const ALLOWED: &[&str] = &[
     "wasi:filesystem/preopens",
 ];
 
-/// Check a component's imports and its core modules.
+/// Check a bot component's imports and its core modules.
 pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError> {
+    prescan_with(bytes, limits, &[])
+}
+
+/// Check a component's imports (WASI 0.2, plus the interfaces of `extra`: a name and the
+/// prefix its versions must have) and its core modules.
+pub(crate) fn prescan_with(
+    bytes: &[u8],
+    limits: &LoadLimits,
+    extra: &[(&str, &str)],
+) -> Result<(), LoadError> {
     if bytes.len() as u64 > limits.module_bytes {
         return Err(LoadError::TooLarge {
             size: bytes.len() as u64,
@@ -64,7 +74,7 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
             Payload::ComponentImportSection(reader) if stack.len() == 1 => {
                 for import in reader.clone() {
                     let import = import.map_err(invalid)?;
-                    check_import(import.name.name)?;
+                    check_import(import.name.name, extra)?;
                 }
             }
             _ => {}
@@ -76,12 +86,19 @@ pub(crate) fn prescan(bytes: &[u8], limits: &LoadLimits) -> Result<(), LoadError
     Ok(())
 }
 
-fn check_import(name: &str) -> Result<(), LoadError> {
+fn check_import(name: &str, extra: &[(&str, &str)]) -> Result<(), LoadError> {
     let (interface, version) = name.split_once('@').unwrap_or((name, ""));
     if ALLOWED.contains(&interface) && version.starts_with("0.2.") {
         return Ok(());
     }
+    if extra
+        .iter()
+        .any(|(i, v)| *i == interface && version.starts_with(v))
+    {
+        return Ok(());
+    }
+    let also: String = extra.iter().map(|(i, v)| format!(", {i}@{v}x")).collect();
     Err(LoadError::UnknownImport(format!(
-        "`{name}` (a component may import WASI 0.2 cli, io, clocks, random, sockets and filesystem; see wit/command.wit)"
+        "`{name}` (a component may import WASI 0.2 cli, io, clocks, random, sockets and filesystem{also}; see wit/)"
     )))
 }

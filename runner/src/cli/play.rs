@@ -1,0 +1,225 @@
+//! `koth play REFEREE.wasm BOT...`: a tournament of a game whose referee is a plugin.
+
+use super::common::{self, TournamentArgs};
+use anyhow::{bail, Context};
+use clap::Args;
+use koth::referee::component::{ComponentReferee, RefereeLimits};
+use koth::referee::game::RefereeGame;
+use koth::referee::options::resolve;
+use koth::referee::schedule;
+use koth::referee::shape::{FormatName, GameShape, PartnersName, RefereeOptions};
+use koth::referee::Referee;
+use koth::sandbox::{Sandbox, VfsLimits};
+use koth::tournament::RefereeEntry;
+use koth_referee::Description;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Args)]
+pub(crate) struct PlayArgs {
+    /// The referee: a component of the koth:game/referee world (wit/referee.wit).
+    #[arg(value_name = "REFEREE.wasm")]
+    referee: PathBuf,
+    /// Bots: .wasm modules or components, or .py scripts; each bot's name is its file stem.
+    #[arg(required = true, value_name = "BOT")]
+    bots: Vec<PathBuf>,
+    /// How matches are drawn: ordered-pairs, tables or all-play-all [default: the referee's
+    /// first].
+    #[arg(long, value_name = "FORMAT")]
+    format: Option<String>,
+    /// Rounds: how many times each pairing plays [default: the referee's].
+    #[arg(long)]
+    rounds: Option<u32>,
+    /// How teams are filled: copies or random [default: the referee's first].
+    #[arg(long, value_name = "MODE")]
+    partners: Option<String>,
+    /// Paired (duplicate) matches: rounds in groups that deal alike and rotate the seats,
+    /// so the luck of the deal cancels out (where the referee supports it).
+    #[arg(long)]
+    paired: bool,
+    /// One of the referee's options, NAME=VALUE (repeat it; `koth check REFEREE.wasm` lists
+    /// them).
+    #[arg(long = "opt", value_name = "NAME=VALUE")]
+    opts: Vec<String>,
+    /// Fuel the referee may use per match: its own code and the host's work it asks for.
+    #[arg(long, default_value_t = RefereeLimits::default().fuel)]
+    referee_fuel: u64,
+    /// Memory the referee may use, in MiB.
+    #[arg(long, default_value_t = RefereeLimits::default().memory_bytes >> 20)]
+    referee_memory: u64,
+    #[command(flatten)]
+    common: TournamentArgs,
+}
+
+/// Load a referee and check it is the one a manifest names.
+pub(crate) fn load_referee(
+    sandbox: &Sandbox,
+    path: &Path,
+    entry: &RefereeEntry,
+) -> anyhow::Result<ComponentReferee> {
+    let referee = ComponentReferee::load(
+        sandbox,
+        path,
+        RefereeLimits {
+            fuel: entry.fuel,
+            memory_bytes: entry.memory_bytes,
+        },
+        &VfsLimits::default(),
+    )
+    .with_context(|| {
+        format!(
+            "the referee (give its folder with --bots): {}",
+            path.display()
+        )
+    })?;
+    if referee.sha256_hex() != entry.sha256 {
+        bail!(
+            "the referee {} has SHA-256 {}, the manifest says {}: not the referee that played",
+            path.display(),
+            referee.sha256_hex(),
+            entry.sha256
+        );
+    }
+    Ok(referee)
+}
+
+/// The run's options from the referee's description and the command line.
+pub(crate) fn options(
+    d: &Description,
+    format: Option<&str>,
+    rounds: Option<u32>,
+    partners: Option<&str>,
+    paired: bool,
+    opts: &[String],
+) -> anyhow::Result<(
+    FormatName,
+    u32,
+    Option<PartnersName>,
+    koth::referee::options::OptionValues,
+)> {
+    let formats: Vec<FormatName> = d.formats.iter().map(|&f| f.into()).collect();
+    let format = match format {
+        None => formats[0],
+        Some(f) => *formats
+            .iter()
+            .find(|x| x.to_string() == f)
+            .with_context(|| {
+                format!(
+                    "--format {f}: the referee plays {}",
+                    formats
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?,
+    };
+    let modes: Vec<PartnersName> = d.partners.iter().map(|&p| p.into()).collect();
+    let partners = match (partners, modes.first()) {
+        (None, first) => first.copied(),
+        (Some(p), None) => bail!("--partners {p}: the game has no teams"),
+        (Some(p), Some(_)) => {
+            Some(*modes.iter().find(|m| m.to_string() == p).with_context(|| {
+                format!(
+                    "--partners {p}: the referee fills teams as {}",
+                    modes
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                )
+            })?)
+        }
+    };
+    if paired && !d.paired {
+        bail!("--paired: the referee does not support paired matches");
+    }
+    let rounds = rounds.unwrap_or(d.rounds);
+    if rounds == 0 {
+        bail!("--rounds must be at least 1");
+    }
+    let values = resolve(&d.options, opts)?;
+    Ok((format, rounds, partners, values))
+}
+
+pub(crate) fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    let setup = args.common.setup(args.bots.len())?;
+    if args.referee_fuel == 0 {
+        bail!("--referee-fuel must be positive");
+    }
+    if args.referee_memory == 0 || args.referee_memory > 4096 {
+        bail!(
+            "--referee-memory {} is out of range (1..=4096 MiB)",
+            args.referee_memory
+        );
+    }
+    let limits = RefereeLimits {
+        fuel: args.referee_fuel,
+        memory_bytes: args.referee_memory << 20,
+    };
+    let referee =
+        ComponentReferee::load(&setup.sandbox, &args.referee, limits, &VfsLimits::default())?;
+    let d = referee.description().clone();
+    let (format, rounds, partners, values) = options(
+        &d,
+        args.format.as_deref(),
+        args.rounds,
+        args.partners.as_deref(),
+        args.paired,
+        &args.opts,
+    )?;
+    let opts = RefereeOptions {
+        game: GameShape::of(&d),
+        format,
+        rounds,
+        partners,
+        paired: args.paired,
+        options: values,
+        seed: args.common.seed,
+        limits: setup.limits,
+        directory: d.directory.map(|q| VfsLimits {
+            max_bytes: q.bytes,
+            max_nodes: q.nodes,
+            ..VfsLimits::default()
+        }),
+    };
+    let total = schedule::count(&opts, args.bots.len())
+        .with_context(|| format!("{} cannot be played with these bots", d.name))?;
+    let bots = common::load_bots(&setup.sandbox, &args.bots, &d.name)?;
+    let entry = RefereeEntry {
+        file: args
+            .referee
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        sha256: referee.sha256_hex(),
+        fuel: limits.fuel,
+        memory_bytes: limits.memory_bytes,
+    };
+    let out = args.common.out(&format!("{}-seed{}", d.name, opts.seed));
+    eprintln!(
+        "{} (referee {}): {} bots, {total} {} ({}), seed {}, {} worker(s)",
+        d.name,
+        args.referee.display(),
+        bots.len(),
+        d.scoring.matches,
+        opts.format,
+        opts.seed,
+        setup.jobs
+    );
+    let game = RefereeGame::new(Arc::new(referee) as Arc<dyn Referee>);
+    common::play(
+        common::Run {
+            game: &game,
+            referee: Some(entry),
+            unit: &d.scoring.matches,
+        },
+        &args.common,
+        &setup,
+        &bots,
+        &args.bots,
+        opts,
+        &out,
+    )
+}

@@ -1,0 +1,382 @@
+//! A referee's game as the tournament commands run, resume, shard, merge and verify it.
+//!
+//! Everything after playing (results, leaderboard, archive) works from the manifest's
+//! options and the match records alone, so `koth merge` and `koth report` need no referee.
+
+use super::host::MatchHost;
+use super::record::{InvocationRecord, MatchRecord};
+use super::schedule::{self, Fixture};
+use super::shape::{GameShape, RefereeOptions};
+use super::Referee;
+use crate::games::{Finished, Game, Player};
+use crate::tournament::archive::{Archive, ArchiveError};
+use crate::tournament::leaderboard::{Columns, Leaderboard};
+use crate::tournament::receipt::digest;
+use crate::tournament::results::{head_to_head, rate, standings, write_common, Results};
+use crate::tournament::{self, Manifest, MatchFormat, MatchSummary, RunError, RunPlan};
+use koth_referee::{MatchSetup, Seat};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// A game played by a referee: built in, or a component.
+pub struct RefereeGame {
+    name: String,
+    referee: Option<Arc<dyn Referee>>,
+}
+
+impl RefereeGame {
+    /// The game `referee` plays.
+    pub fn new(referee: Arc<dyn Referee>) -> RefereeGame {
+        RefereeGame {
+            name: referee.description().name.clone(),
+            referee: Some(referee),
+        }
+    }
+
+    /// The game named `name`, for the steps after playing (merge, report): it can finish
+    /// a run from its records but not play one.
+    pub fn finishing(name: &str) -> RefereeGame {
+        RefereeGame {
+            name: name.to_string(),
+            referee: None,
+        }
+    }
+
+    /// The referee, if this game can play.
+    pub fn referee(&self) -> Option<&Arc<dyn Referee>> {
+        self.referee.as_ref()
+    }
+}
+
+/// The matches of a run, for the tournament layer.
+struct Matches<'a> {
+    referee: &'a dyn Referee,
+    players: &'a [Arc<dyn Player>],
+    opts: &'a RefereeOptions,
+    shape: Arc<GameShape>,
+    fixtures: Vec<Fixture>,
+}
+
+impl MatchFormat for Matches<'_> {
+    type Match = Fixture;
+    type Record = MatchRecord;
+
+    fn matches(&self) -> &[Fixture] {
+        &self.fixtures
+    }
+
+    fn play(&self, _index: usize, f: &Fixture) -> MatchRecord {
+        let players: Vec<Arc<dyn Player>> = f
+            .seats
+            .iter()
+            .map(|&b| Arc::clone(&self.players[b]))
+            .collect();
+        let setup = MatchSetup {
+            round: f.round,
+            paired: self.opts.paired,
+            seats: f
+                .seats
+                .iter()
+                .zip(&f.team_of)
+                .map(|(&b, &team)| Seat {
+                    bot: self.players[b].name().to_string(),
+                    team,
+                })
+                .collect(),
+            options: self.opts.options.to_values(),
+            seed: f.seed,
+        };
+        let host = MatchHost::new(
+            Arc::clone(&self.shape),
+            players,
+            f.seats_of.clone(),
+            self.opts.directory,
+            self.opts.limits,
+            f.seed,
+        );
+        let (host, result) = self.referee.play(&setup, host);
+        host.finish(result)
+    }
+}
+
+/// A finished run.
+pub struct RefereeRun {
+    /// The matches, in order.
+    pub fixtures: Vec<Fixture>,
+    /// What happened in each.
+    pub records: Vec<MatchRecord>,
+    /// Each match in the shared results schema.
+    pub summaries: Vec<MatchSummary>,
+    /// Each match's record digest, for the receipt.
+    pub digests: Vec<String>,
+    /// The standings.
+    pub leaderboard: Leaderboard,
+    /// The bots' names, in the order given.
+    pub names: Vec<String>,
+    /// The game.
+    pub shape: GameShape,
+}
+
+impl Finished for RefereeRun {
+    fn names(&self) -> &[String] {
+        &self.names
+    }
+    fn summaries(&self) -> &[MatchSummary] {
+        &self.summaries
+    }
+    fn leaderboard(&self) -> &Leaderboard {
+        &self.leaderboard
+    }
+    fn invocations(&self) -> u64 {
+        self.records
+            .iter()
+            .flat_map(|r| &r.invocations)
+            .map(|&n| u64::from(n))
+            .sum()
+    }
+}
+
+/// A match's name: its seats, team by team (`a (N) & a (S) against b (E) & b (W)`), or its
+/// number when more than four bots play.
+fn label(shape: &GameShape, index: usize, f: &Fixture, names: &[String]) -> String {
+    let seat = |s: usize| format!("{} ({})", names[f.seats[s]], shape.seat_name(s));
+    if f.participants.len() > 4 {
+        return format!("match {index}: {} bots", f.participants.len());
+    }
+    let sides: Vec<Vec<usize>> = if shape.teams.is_empty() {
+        (0..f.seats.len()).map(|s| vec![s]).collect()
+    } else {
+        shape
+            .teams
+            .iter()
+            .map(|t| t.iter().map(|&s| s as usize).collect())
+            .collect()
+    };
+    let text: Vec<String> = sides
+        .iter()
+        .map(|side| {
+            side.iter()
+                .map(|&s| seat(s))
+                .collect::<Vec<_>>()
+                .join(" & ")
+        })
+        .collect();
+    format!("match {index}: {}", text.join(" against "))
+}
+
+/// A match in the shared results schema.
+fn summarize(
+    shape: &GameShape,
+    index: usize,
+    f: &Fixture,
+    r: &MatchRecord,
+    names: &[String],
+) -> MatchSummary {
+    let first = |p: usize| f.seats_of[p].first().copied().unwrap_or(0);
+    let over_seats = |p: usize, v: &[u64]| f.seats_of[p].iter().filter_map(|&s| v.get(s)).sum();
+    let invocations: Vec<u64> = r.invocations.iter().map(|&n| u64::from(n)).collect();
+    let winners = (0..f.participants.len())
+        .filter(|&p| {
+            f.seats_of[p]
+                .iter()
+                .any(|&s| r.winners.contains(&(s as u32)))
+        })
+        .collect();
+    MatchSummary {
+        label: label(shape, index, f, names),
+        participants: f.participants.clone(),
+        scores: (0..f.participants.len())
+            .map(|p| r.scores.get(first(p)).copied().unwrap_or(0))
+            .collect(),
+        winners,
+        void: r.void.clone(),
+        fuel: (0..f.participants.len())
+            .map(|p| over_seats(p, &r.fuel))
+            .collect(),
+        invocations: (0..f.participants.len())
+            .map(|p| over_seats(p, &invocations))
+            .collect(),
+        forfeits: (0..f.participants.len())
+            .flat_map(|p| {
+                f.seats_of[p].iter().flat_map(move |&s| {
+                    r.failures
+                        .get(s)
+                        .into_iter()
+                        .flatten()
+                        .map(move |(k, &n)| (p, k.clone(), n))
+                })
+            })
+            .collect(),
+        points: if r.points.is_empty() {
+            Vec::new()
+        } else {
+            (0..f.participants.len())
+                .map(|p| r.points.get(first(p)).copied().unwrap_or((0, 0)))
+                .collect()
+        },
+    }
+}
+
+/// The leaderboard's columns for `shape`. Names are leaked: a run builds them once.
+fn columns(shape: &GameShape) -> Columns {
+    let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
+    Columns {
+        score: shape.scoring.score_name.as_deref().map(leak),
+        matches: leak(&shape.scoring.matches),
+        spread: shape.scoring.spread,
+        points: shape.scoring.points,
+    }
+}
+
+impl Game for RefereeGame {
+    type Options = RefereeOptions;
+    type Record = MatchRecord;
+    type Run = RefereeRun;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn match_count(&self, bots: usize, opts: &RefereeOptions) -> usize {
+        schedule::count(opts, bots).unwrap_or(0)
+    }
+
+    fn play(
+        &self,
+        players: &[Arc<dyn Player>],
+        opts: &RefereeOptions,
+        workers: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+        plan: RunPlan<'_, MatchRecord>,
+    ) -> Result<Vec<Option<MatchRecord>>, RunError> {
+        let referee = self.referee.as_deref().ok_or_else(|| {
+            RunError::Cannot(format!("the referee of {} is not loaded", self.name))
+        })?;
+        let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
+        let fixtures =
+            schedule::schedule(opts, &names).map_err(|e| RunError::Cannot(e.to_string()))?;
+        let format = Matches {
+            referee,
+            players,
+            opts,
+            shape: Arc::new(opts.game.clone()),
+            fixtures,
+        };
+        tournament::run(&format, workers, progress, plan)
+    }
+
+    fn finish(
+        &self,
+        names: Vec<String>,
+        opts: &RefereeOptions,
+        records: Vec<MatchRecord>,
+    ) -> RefereeRun {
+        let fixtures = schedule::schedule(opts, &names).unwrap_or_default();
+        let summaries: Vec<MatchSummary> = fixtures
+            .iter()
+            .zip(&records)
+            .enumerate()
+            .map(|(i, (f, r))| summarize(&opts.game, i, f, r, &names))
+            .collect();
+        let digests = records.iter().map(digest).collect();
+        let mut leaderboard = standings(&names, &summaries, columns(&opts.game));
+        rate(&mut leaderboard, &names, &summaries, opts.seed);
+        RefereeRun {
+            fixtures,
+            records,
+            summaries,
+            digests,
+            leaderboard,
+            names,
+            shape: opts.game.clone(),
+        }
+    }
+
+    fn write_archive(
+        &self,
+        run: &RefereeRun,
+        manifest: &Manifest<RefereeOptions>,
+        archive: &Archive,
+    ) -> Result<(), ArchiveError> {
+        write_archive(run, manifest, archive)
+    }
+}
+
+#[derive(Serialize)]
+struct Detail<'a> {
+    matches: Vec<MatchDetail<'a>>,
+}
+
+#[derive(Serialize)]
+struct MatchDetail<'a> {
+    index: usize,
+    round: u32,
+    seats: Vec<String>,
+    result: &'a serde_json::Value,
+}
+
+#[derive(Serialize)]
+struct LogLine<'a> {
+    #[serde(rename = "match")]
+    index: usize,
+    #[serde(flatten)]
+    invocation: &'a InvocationRecord,
+}
+
+/// Write the archive: manifest, results (the referee's own account of each match under
+/// `detail`), leaderboard, head-to-head table for two-sided games, every decision
+/// (`invocations.jsonl`), a human log per match (`logs/match-N.log`) and what each seat
+/// left in its directory (`scratch/match-N/<seat>/`).
+pub fn write_archive(
+    run: &RefereeRun,
+    manifest: &Manifest<RefereeOptions>,
+    archive: &Archive,
+) -> Result<(), ArchiveError> {
+    let matches = run
+        .fixtures
+        .iter()
+        .zip(&run.records)
+        .enumerate()
+        .map(|(index, (f, r))| MatchDetail {
+            index,
+            round: f.round,
+            seats: (0..r.seats.len())
+                .map(|s| format!("{} ({})", r.seats[s], run.shape.seat_name(s)))
+                .collect(),
+            result: &r.detail,
+        })
+        .collect();
+    let results = Results::new(
+        &run.shape.name,
+        &run.names,
+        &run.leaderboard,
+        &run.summaries,
+        &run.digests,
+        Detail { matches },
+    );
+    write_common(archive, manifest, &run.leaderboard, results)?;
+    if let Some(table) = head_to_head(&run.names, &run.summaries) {
+        archive.write("head-to-head.txt", table.as_bytes())?;
+    }
+    archive.write_jsonl(
+        "invocations.jsonl",
+        run.records.iter().enumerate().flat_map(|(index, r)| {
+            r.log
+                .iter()
+                .map(move |invocation| LogLine { index, invocation })
+        }),
+    )?;
+    let mut scratch = Vec::new();
+    for (i, r) in run.records.iter().enumerate() {
+        let mut log = r.human_log.join("\n");
+        log.push('\n');
+        archive.write(&format!("logs/match-{i}.log"), log.as_bytes())?;
+        for (seat, entries) in &r.scratch {
+            scratch.push((
+                format!("match-{i}/{}", run.shape.seat_name(*seat as usize)),
+                entries.clone(),
+            ));
+        }
+    }
+    archive.write_scratch(&scratch)
+}

@@ -1,0 +1,68 @@
+//! Games as plugins: a referee describes its game and plays one match at a time through a
+//! host (`wit/referee.wit`, package `koth:game`; the Rust side is the `koth-referee`
+//! crate). koth gives a referee's game what the built-in games have: scheduling on every
+//! core, the journal, resume, shards and merge, verify, ratings and the report.
+//!
+//! - [`shape`]: what the manifest records of the game and the run's options; the checks a
+//!   description must pass.
+//! - [`options`]: the referee's own options (`--opt NAME=VALUE`).
+//! - [`schedule`]: the matches of a run, each seeded from what defines it.
+//! - [`host`]: the host a match is played through (decisions, directories, randomness,
+//!   the log), with every call checked.
+//! - [`record`]: what a match leaves.
+//! - [`game`]: the [`crate::games::Game`] every referee's game is.
+//! - [`component`]: referees that are WebAssembly components, sandboxed.
+//!
+//! A referee built into koth ([`Native`]) and the same referee built as a component give
+//! the same archive: koth's Euchre is played both ways, and a test compares them.
+
+pub mod component;
+pub mod game;
+pub mod host;
+pub mod options;
+pub mod record;
+pub mod schedule;
+pub mod shape;
+
+use host::MatchHost;
+use koth_referee::{Abort, Description, MatchResult, MatchSetup};
+
+/// A referee koth can play matches with.
+pub trait Referee: Send + Sync {
+    /// What the game is (asked once, when the referee was loaded).
+    fn description(&self) -> &Description;
+    /// Play one match through `host`, and hand the host back with the referee's result.
+    fn play(&self, setup: &MatchSetup, host: MatchHost) -> (MatchHost, Result<MatchResult, Abort>);
+}
+
+/// A referee built into koth, run natively through the same host.
+pub struct Native<R> {
+    referee: R,
+    description: Description,
+}
+
+impl<R: koth_referee::Referee> Native<R> {
+    /// Wrap `referee`, asking it what it is once.
+    pub fn new(referee: R) -> Self {
+        let description = referee.describe();
+        Native {
+            referee,
+            description,
+        }
+    }
+}
+
+impl<R: koth_referee::Referee + Send + Sync> Referee for Native<R> {
+    fn description(&self) -> &Description {
+        &self.description
+    }
+
+    fn play(
+        &self,
+        setup: &MatchSetup,
+        mut host: MatchHost,
+    ) -> (MatchHost, Result<MatchResult, Abort>) {
+        let r = self.referee.play(setup, &mut host);
+        (host, r)
+    }
+}

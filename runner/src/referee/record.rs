@@ -1,0 +1,91 @@
+//! What one match of a referee's game leaves: every decision, the human log, the results,
+//! the directories. It goes to the journal as JSON and must come back identical.
+
+use crate::sandbox::vfs::SnapshotEntry;
+use crate::sandbox::Outcome;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Why a decision was not taken as given.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailureRecord {
+    /// The kind counted on the leaderboard.
+    pub kind: String,
+    /// What was wrong.
+    pub detail: String,
+}
+
+/// One decision, as the structured log keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InvocationRecord {
+    /// Decision number in the match, from 0.
+    pub n: u32,
+    /// The seat that decided.
+    pub seat: u32,
+    /// Its bot.
+    pub bot: String,
+    /// What kind of decision it was.
+    pub phase: String,
+    /// Its arguments after argv[0].
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub args: Vec<String>,
+    /// What it got on stdin (lossy UTF-8).
+    #[serde(skip_serializing_if = "String::is_empty", default)]
+    pub stdin: String,
+    /// How the invocation ended.
+    pub outcome: Outcome,
+    /// What it printed (lossy UTF-8).
+    pub stdout: String,
+    /// The answer the referee took.
+    pub answer: String,
+    /// Why the decision failed, if it did.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub failure: Option<FailureRecord>,
+    /// Fuel used.
+    pub fuel_used: u64,
+    /// The end of its stderr.
+    #[serde(skip_serializing_if = "String::is_empty", default)]
+    pub stderr_tail: String,
+    /// What happened because of it, for the replay.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub events: Vec<String>,
+}
+
+/// Everything about one played match.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchRecord {
+    /// The bot in each seat.
+    pub seats: Vec<String>,
+    /// Each seat's score (empty for a void match).
+    pub scores: Vec<u64>,
+    /// Each seat's points for and against, when the game counts points.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub points: Vec<(u64, u64)>,
+    /// The winning seats (empty: a draw).
+    pub winners: Vec<u32>,
+    /// Why the match is void: a host fault, or a referee fault (`referee fault: ...`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub void: Option<String>,
+    /// The game's own account of the match (a JSON object; null when void).
+    pub detail: serde_json::Value,
+    /// Fuel used by each seat.
+    pub fuel: Vec<u64>,
+    /// Invocations of each seat.
+    pub invocations: Vec<u32>,
+    /// Failed decisions of each seat, by kind.
+    pub failures: Vec<BTreeMap<String, u64>>,
+    /// Every decision.
+    pub log: Vec<InvocationRecord>,
+    /// The human log.
+    pub human_log: Vec<String>,
+    /// What each seat's directory held at the end (seats with an empty one left out).
+    pub scratch: Vec<(u32, Vec<SnapshotEntry>)>,
+}
+
+/// The prefix of a void match's reason when the referee was at fault.
+pub const REFEREE_FAULT: &str = "referee fault: ";
+
+/// Whether a void match's reason names a referee fault (not a host fault).
+pub fn is_referee_fault(reason: &str) -> bool {
+    reason.starts_with(REFEREE_FAULT)
+}
