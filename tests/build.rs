@@ -108,6 +108,11 @@ fn run() -> Result<(), String> {
         "example-bots/components/rust-euchre/src",
         "tests/components/hostile/Cargo.toml",
         "tests/components/hostile/src",
+        "referee-sdk/Cargo.toml",
+        "referee-sdk/src",
+        "tests/referees/hostile/Cargo.toml",
+        "tests/referees/hostile/Cargo.lock",
+        "tests/referees/hostile/src",
     ] {
         println!("cargo:rerun-if-changed={}", workspace.join(path).display());
     }
@@ -121,7 +126,8 @@ fn run() -> Result<(), String> {
     let rust_bots = build_rust_bots(&workspace, &target_dir, &bots_dir)?;
     let c_bots = build_c_bots(&workspace.join("example-bots").join("c"), &bots_dir)?;
     let language_bots = languages::build_all(&workspace, &target_dir, &bots_dir)?;
-    let component_bots = build_components(&workspace, &target_dir, &bots_dir)?;
+    let component_bots = build_components(&workspace, &target_dir, &bots_dir, &COMPONENTS)?;
+    let referees = build_components(&workspace, &target_dir, &bots_dir, &REFEREES)?;
 
     // A C bot named like a Rust bin would silently overwrite it (or be overwritten).
     let rust_names: BTreeSet<&str> = rust_bots.iter().flatten().map(String::as_str).collect();
@@ -156,6 +162,7 @@ fn run() -> Result<(), String> {
     writeln!(code, "/// Every `example-bots/c/*.c`, by stem, sorted.\npub const C_BOTS: &[&str] = &{c_bots:?};").unwrap();
     language_bots.write_consts(&mut code);
     writeln!(code, "/// The component bots (`example-bots/components/`), by name.\npub const COMPONENT_BOTS: &[&str] = &{component_bots:?};").unwrap();
+    writeln!(code, "/// The referee components (games as plugins), by name.\npub const REFEREES: &[&str] = &{referees:?};").unwrap();
     std::fs::write(out_dir.join("bots.rs"), code).map_err(|e| format!("writing bots.rs: {e}"))?;
     println!("cargo:rustc-env=KOTH_WASM_BOTS_DIR={}", bots_dir.display());
     Ok(())
@@ -303,17 +310,26 @@ const COMPONENTS: [(&str, &str, &str); 4] = [
     ),
 ];
 
-/// Build every Rust component bot into `bots_dir` as `<name>.wasm`; returns the names.
+/// The Rust referee components (games as plugins, `wit/referee.wit`), built like the
+/// component bots: (folder, the cdylib's file stem, the referee's name).
+const REFEREES: [(&str, &str, &str); 1] = [(
+    "tests/referees/hostile",
+    "hostile_referee",
+    "hostile_referee",
+)];
+
+/// Build each Rust component of `list` into `bots_dir` as `<name>.wasm`; returns the names.
 fn build_components(
     workspace: &Path,
     target_dir: &Path,
     bots_dir: &Path,
+    list: &[(&str, &str, &str)],
 ) -> Result<Vec<String>, String> {
     const TARGET: &str = "wasm32-wasip2";
     check_target(TARGET)?;
     let cargo = env("CARGO")?;
     let mut names = Vec::new();
-    for (folder, stem, name) in COMPONENTS {
+    for &(folder, stem, name) in list {
         let manifest = workspace.join(folder).join("Cargo.toml");
         let mut cmd = Command::new(&cargo);
         cmd.current_dir(workspace)

@@ -19,7 +19,8 @@ pub fn bots_dir() -> PathBuf {
 }
 
 /// The module of the bot `name`: a bin of `koth-example-bots` or `koth-test-bots` (named as
-/// cargo names the bin, `-` included), or the stem of an `example-bots/c/*.c` file.
+/// cargo names the bin, `-` included), the stem of an `example-bots/c/*.c` file, another
+/// language's bot, or a referee component.
 ///
 /// # Panics
 ///
@@ -31,11 +32,12 @@ pub fn wasm(name: &str) -> PathBuf {
         .chain(TEST_BOTS)
         .chain(C_BOTS)
         .chain(LANGUAGE_BOTS)
+        .chain(REFEREES)
         .any(|b| *b == name);
     if !known {
         panic!(
             "no bot named `{name}` was built for the tests. Built: koth-example-bots {EXAMPLE_BOTS:?}, \
-             koth-test-bots {TEST_BOTS:?}, example-bots/c {C_BOTS:?}, other languages {LANGUAGE_BOTS:?}. A new bot needs a bin \
+             koth-test-bots {TEST_BOTS:?}, example-bots/c {C_BOTS:?}, other languages {LANGUAGE_BOTS:?}, referees {REFEREES:?}. A new bot needs a bin \
              (example-bots/src/bin/{name}.rs or tests/bots/src/bin/{name}.rs) or example-bots/c/{name}.c."
         );
     }

@@ -1,0 +1,250 @@
+//! Games as plugins: a referee component is untrusted like a bot. Every way the hostile
+//! referee (`tests/referees/hostile`) misbehaves must end its matches as referee faults,
+//! named with their reason and listed, the run exiting with status 3: never a host panic,
+//! hang or crash. Its honest game is the control.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn referee(name: &str) -> PathBuf {
+    assert!(
+        koth_tests::REFEREES.contains(&name),
+        "no referee `{name}` was built (tests/build.rs REFEREES)"
+    );
+    koth_tests::wasm(name)
+}
+
+/// Run koth with `args`, killed and failed past `limit`: no referee may hang the host.
+fn koth(args: &[&std::ffi::OsStr], limit: Duration) -> Output {
+    let mut child = Command::new(koth_tests::koth_bin())
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start koth");
+    let started = Instant::now();
+    loop {
+        if child.try_wait().expect("poll koth").is_some() {
+            return child.wait_with_output().expect("koth's output");
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("koth's output");
+            panic!(
+                "koth ran past {limit:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// `koth play hostile_referee.wasm` with two bots and `--opt attack=ATTACK`, into `out`.
+fn play_hostile(attack: &str, out: &Path, extra: &[&str]) -> Output {
+    let mut args: Vec<std::ffi::OsString> = vec![
+        "play".into(),
+        referee("hostile_referee").into(),
+        koth_tests::wasm("first_legal").into(),
+        koth_tests::wasm("random").into(),
+        "--opt".into(),
+        format!("attack={attack}").into(),
+        "--out".into(),
+        out.into(),
+        "--jobs".into(),
+        "2".into(),
+    ];
+    args.extend(extra.iter().map(Into::into));
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+    koth(&args, Duration::from_secs(240))
+}
+
+fn results(out: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(out.join("results.json")).expect("results.json"))
+        .expect("results.json is JSON")
+}
+
+#[test]
+fn the_honest_game_plays_to_a_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let o = play_hostile("none", &out, &["--rounds", "2"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let r = results(&out);
+    assert_eq!(r["game"], "hostile");
+    assert_eq!(r["matches"].as_array().unwrap().len(), 4);
+    assert_eq!(r["void_matches"], serde_json::json!([]));
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["referee"]["file"], "hostile_referee.wasm");
+    assert_eq!(manifest["referee"]["sha256"].as_str().unwrap().len(), 64);
+    assert_eq!(manifest["options"]["options"]["attack"], "none");
+    let log = std::fs::read_to_string(out.join("logs/match-0.log")).unwrap();
+    assert!(log.contains("first_legal said"), "{log}");
+}
+
+/// Each attack, and the reason its fault must name.
+const ATTACKS: &[(&str, &str)] = &[
+    ("trap", "it trapped"),
+    ("loop", "it ran out of fuel"),
+    ("memory", "it ran out of memory"),
+    (
+        "bad-scores",
+        "it returned results for 3 seats, but the match has 2",
+    ),
+    (
+        "bad-winner",
+        "it named seat 7 a winner, but the match has 2 seats",
+    ),
+    ("bad-seat", "it named seat 99, but the match has 2 seats"),
+    ("quota", "over the directory's quota of 1024 bytes"),
+    ("huge-stdin", "of stdin, over the cap of 1048576"),
+    ("malformed", "its detail is not JSON"),
+    ("judge-twice", "it judged the same decision twice"),
+    ("log-flood", "past its cap of 67108864 bytes"),
+    ("decide-flood", "it ran out of fuel"),
+    ("random-flood", "random bytes at once, over the cap"),
+    ("give-up", "the referee gives up"),
+];
+
+#[test]
+fn every_hostile_referee_ends_as_a_named_referee_fault() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for (attack, reason) in ATTACKS {
+        let out = dir.path().join(attack);
+        // A small fuel budget, so the loops end soon; a small memory, so the hoard does.
+        let o = play_hostile(
+            attack,
+            &out,
+            &["--referee-fuel", "300000000", "--referee-memory", "64"],
+        );
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let problems: Vec<String> = [
+            (o.status.code() != Some(3)).then(|| format!("exit status {:?}", o.status.code())),
+            (!stderr.contains("REFEREE FAULT: 2 of 2 games void"))
+                .then(|| "no REFEREE FAULT summary".to_string()),
+            (!stderr.contains(reason)).then(|| format!("no `{reason}`")),
+            stderr
+                .contains("panicked")
+                .then(|| "the host panicked".to_string())
+                .filter(|_| !stderr.contains("referee fault: it trapped")),
+            stderr
+                .contains("HOST FAULT")
+                .then(|| "called a host fault".to_string()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if !problems.is_empty() {
+            failures.push(format!("{attack}: {}\n{stderr}", problems.join("; ")));
+            continue;
+        }
+        let r = results(&out);
+        assert_eq!(r["void_matches"], serde_json::json!([0, 1]), "{attack}");
+        for m in r["matches"].as_array().unwrap() {
+            let why = m["void"].as_str().unwrap_or_default();
+            assert!(why.starts_with("referee fault: "), "{attack}: {why}");
+            assert!(why.contains(reason), "{attack}: {why}");
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn check_names_a_referee_and_its_game() {
+    let o = koth(
+        &[
+            "check".as_ref(),
+            referee("hostile_referee").as_os_str(),
+            koth_tests::wasm("first_legal").as_os_str(),
+        ],
+        Duration::from_secs(120),
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("OK    referee hostile_referee")
+            && stdout.contains(
+                "game `hostile`: 2 seats; formats ordered-pairs, tables; options attack=none"
+            ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("OK    first_legal"), "{stdout}");
+}
+
+#[test]
+fn bad_options_are_refused_before_anything_is_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    for (extra, want) in [
+        (
+            vec!["--opt", "attack=nuke"],
+            "--opt attack=nuke: must be one of none, trap",
+        ),
+        (
+            vec!["--opt", "speed=3"],
+            "the referee has no such option (it takes: attack)",
+        ),
+        (
+            vec!["--format", "all-play-all"],
+            "--format all-play-all: the referee plays ordered-pairs, tables",
+        ),
+        (vec!["--paired"], "does not support paired matches"),
+        (vec!["--partners", "copies"], "the game has no teams"),
+    ] {
+        let mut args: Vec<std::ffi::OsString> = vec![
+            "play".into(),
+            referee("hostile_referee").into(),
+            koth_tests::wasm("first_legal").into(),
+            koth_tests::wasm("random").into(),
+            "--out".into(),
+            out.clone().into(),
+        ];
+        args.extend(extra.iter().map(Into::into));
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+        let o = koth(&args, Duration::from_secs(120));
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert!(stderr.contains(want), "{extra:?}: {stderr}");
+        assert!(!out.exists(), "{extra:?} wrote an archive");
+    }
+}
+
+#[test]
+fn a_bot_is_not_a_referee_and_a_referee_is_not_a_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let o = koth(
+        &[
+            "play".as_ref(),
+            koth_tests::wasm("first_legal").as_os_str(),
+            koth_tests::wasm("random").as_os_str(),
+            koth_tests::wasm("lawyer").as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ],
+        Duration::from_secs(120),
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("first_legal.wasm") && stderr.contains("must be a WebAssembly component"),
+        "{stderr}"
+    );
+    let o = koth(
+        &[
+            "coup".as_ref(),
+            referee("hostile_referee").as_os_str(),
+            koth_tests::wasm("random").as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ],
+        Duration::from_secs(120),
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("hostile_referee"), "{stderr}");
+    assert!(!out.exists());
+}
