@@ -118,7 +118,7 @@ fn run() -> Result<(), String> {
     }
     println!("cargo:rerun-if-env-changed=KOTH_CLANG");
     languages::rerun_if_changed(&workspace);
-    browser_skip(&workspace);
+    setup_skips(&workspace);
 
     host_programs();
 
@@ -546,22 +546,39 @@ fn check_c_toolchain(clang: &str) -> Result<(), String> {
     }
 }
 
-/// The HTML report's browser test (`tests/tests/report.rs`) needs Debian's `chromium`. When
-/// scripts/setup could not install it, it says why in `target/koth-skip-browser`; then
-/// `cfg(koth_skip_chromium)` marks that test ignored, by name, instead of letting it pass
-/// without a browser. An empty record (or none) means the browser must be there.
-fn browser_skip(workspace: &Path) {
-    let record = workspace.join("target").join("koth-skip-browser");
-    // Created empty when missing: cargo reruns a build script whose watched file is missing.
-    if !record.exists() {
-        let _ = std::fs::create_dir_all(workspace.join("target"));
-        let _ = std::fs::write(&record, "");
-    }
-    println!("cargo:rerun-if-changed={}", record.display());
-    println!("cargo:rustc-check-cfg=cfg(koth_skip_chromium)");
-    let why = std::fs::read_to_string(&record).unwrap_or_default();
-    if !why.trim().is_empty() {
-        println!("cargo:rustc-cfg=koth_skip_chromium");
-        println!("cargo:warning=SKIPPED: report_in_chromium: {}", why.trim());
+/// The tests that need a program scripts/setup installs from Debian and may fail to: the
+/// HTML report's browser test (`tests/tests/report.rs`, Chromium) and the real-Slurm test
+/// (`tests/tests/resume_shards.rs`, slurm-wlm and munge). When scripts/setup could not install
+/// one, it says why in `target/<record>`; then `cfg(<cfg>)` marks that test ignored, by name,
+/// instead of letting it pass without the program. An empty record (or none) means the program
+/// must be there.
+const SETUP_SKIPS: [(&str, &str, &str); 2] = [
+    (
+        "koth-skip-browser",
+        "koth_skip_chromium",
+        "report_in_chromium",
+    ),
+    (
+        "koth-skip-slurm",
+        "koth_skip_slurm",
+        "the_slurm_recipe_on_a_real_one_node_cluster_gives_the_single_run",
+    ),
+];
+
+fn setup_skips(workspace: &Path) {
+    for (record, cfg, test) in SETUP_SKIPS {
+        let record = workspace.join("target").join(record);
+        // Created empty when missing: cargo reruns a build script whose watched file is missing.
+        if !record.exists() {
+            let _ = std::fs::create_dir_all(workspace.join("target"));
+            let _ = std::fs::write(&record, "");
+        }
+        println!("cargo:rerun-if-changed={}", record.display());
+        println!("cargo:rustc-check-cfg=cfg({cfg})");
+        let why = std::fs::read_to_string(&record).unwrap_or_default();
+        if !why.trim().is_empty() {
+            println!("cargo:rustc-cfg={cfg}");
+            println!("cargo:warning=SKIPPED: {test}: {}", why.trim());
+        }
     }
 }

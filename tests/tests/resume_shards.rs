@@ -4,10 +4,14 @@
 //!   archive an uninterrupted run writes, byte for byte;
 //! - 4 shards (`--shard K/4`) played in parallel by GNU `parallel` and joined by `koth merge`
 //!   write that same archive, for every game and through the recipes in `deploy/` (GNU
-//!   parallel with this machine as its host, Slurm's array scripts with Slurm's variables);
+//!   parallel with this machine as its host; Slurm's array scripts on a real one-node Slurm
+//!   that the test starts, and, needing no Slurm, with Slurm's variables set by hand);
 //!   merge refuses missing, repeated, unfinished or foreign shards;
 //! - `koth verify` confirms an archive, and fails on one edited by hand (the receipt) or forged
 //!   with a recomputed receipt (the re-played matches).
+
+#[path = "resume_shards/slurm_cluster.rs"]
+mod slurm_cluster;
 
 use koth_tests::{koth_bin, read_tree, wasm};
 use rand::{Rng, SeedableRng};
@@ -354,25 +358,42 @@ fn the_gnu_parallel_recipe_plays_4_shards_and_merges_them_into_the_single_run() 
     );
 }
 
+/// Run `deploy/slurm/shards.sbatch` with bash in `folder`, with the variables Slurm would set
+/// for array task `task` of an array of `count` and `extra` settings.
+fn shards_sbatch_by_hand(folder: &Path, task: &str, count: &str, extra: &[(&str, &str)]) -> Output {
+    Command::new("bash")
+        .current_dir(folder)
+        .env("KOTH", koth_bin())
+        .env("KOTH_ARGS", "--rounds 8 --seed 3 --no-cache")
+        .env("SLURM_ARRAY_TASK_ID", task)
+        .env("SLURM_ARRAY_TASK_COUNT", count)
+        .env("SLURM_CPUS_PER_TASK", "1")
+        .envs(extra.iter().copied())
+        .arg(recipe("slurm/shards.sbatch"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// The Slurm scripts without a Slurm (which the next test needs, and which may be missing):
+/// bash runs them with the variables Slurm sets, the array's tasks in a scrambled order, one
+/// of them run again as a requeue would, and one resubmitted alone as `SHARDS=4 sbatch
+/// --array=3` runs it (Slurm then says the array has 1 task).
 #[test]
-fn the_slurm_recipe_run_as_an_array_of_4_then_merged_gives_the_single_run() {
+fn the_slurm_scripts_with_slurms_variables_set_by_hand_give_the_single_run() {
     let tmp = recipe_folder();
-    // The array's tasks in a scrambled order, each with the variables Slurm sets; one killed
-    // and requeued (run again), as --requeue would.
     for k in ["3", "1", "4", "2", "3"] {
-        let o = Command::new("bash")
-            .current_dir(tmp.path())
-            .env("KOTH", koth_bin())
-            .env("KOTH_ARGS", "--rounds 8 --seed 3 --no-cache")
-            .env("SLURM_ARRAY_TASK_ID", k)
-            .env("SLURM_ARRAY_TASK_COUNT", "4")
-            .env("SLURM_CPUS_PER_TASK", "1")
-            .arg(recipe("slurm/shards.sbatch"))
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
+        let o = shards_sbatch_by_hand(tmp.path(), k, "4", &[]);
         assert!(o.status.success(), "shard {k}: {}", text(&o));
     }
+    // Shard 3 lost and resubmitted alone: without SHARDS it is refused, saying why...
+    std::fs::remove_dir_all(tmp.path().join("results/shard-3")).unwrap();
+    let o = shards_sbatch_by_hand(tmp.path(), "3", "1", &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("needs SHARDS"), "{}", text(&o));
+    // ...and with it, plays shard 3/4 again.
+    let o = shards_sbatch_by_hand(tmp.path(), "3", "1", &[("SHARDS", "4")]);
+    assert!(o.status.success(), "shard 3 alone: {}", text(&o));
     let o = Command::new("bash")
         .current_dir(tmp.path())
         .env("KOTH", koth_bin())
@@ -385,6 +406,177 @@ fn the_slurm_recipe_run_as_an_array_of_4_then_merged_gives_the_single_run() {
         &read_tree(&tmp.path().join("whole")),
         "deploy/slurm",
     );
+}
+
+/// The test below, by the name its skips print.
+const REAL_SLURM: &str = "the_slurm_recipe_on_a_real_one_node_cluster_gives_the_single_run";
+/// How long a real Slurm may take over a job (4 shards of 96 Coup games, and a merge).
+const SLURM_JOB_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The recipe on a real Slurm, as a user runs it: a one-node cluster on this machine (munged,
+/// slurmctld, slurmd), `sbatch --parsable shards.sbatch` for the array of 4 and `sbatch
+/// --dependency=afterok:ID merge.sbatch`, one task requeued while it runs (as a lost node's
+/// would be), then one shard lost and resubmitted alone with `SHARDS=4 sbatch --array=2`. Each
+/// time the merged archive is the single run's, byte for byte.
+#[test]
+#[cfg_attr(
+    koth_skip_slurm,
+    ignore = "SKIPPED: the_slurm_recipe_on_a_real_one_node_cluster_gives_the_single_run: Slurm unavailable (see target/koth-skip-slurm)"
+)]
+fn the_slurm_recipe_on_a_real_one_node_cluster_gives_the_single_run() {
+    let tmp = recipe_folder();
+    let started = Instant::now();
+    let cluster = match slurm_cluster::Cluster::start() {
+        Ok(cluster) => cluster,
+        Err(why) => {
+            println!("SKIPPED: {REAL_SLURM}: Slurm cannot start here: {why}");
+            eprintln!("SKIPPED: {REAL_SLURM}: Slurm cannot start here: {why}");
+            return;
+        }
+    };
+    let folder = tmp.path();
+    let koth = koth_bin();
+    // The tasks share a compiled-code cache in the run's folder, as a cluster's shared
+    // filesystem allows: the first compiles the bots, the others load them (the cache is no
+    // part of the manifest, so the single run's --no-cache archive is still the one to match).
+    let koth_args = format!(
+        "--rounds 8 --seed 3 --cache-dir {}",
+        folder.join("cache").display()
+    );
+    let env = [
+        ("KOTH", koth.as_os_str()),
+        ("KOTH_ARGS", koth_args.as_ref()),
+    ];
+    let shards_script = recipe("slurm/shards.sbatch");
+    let merge_script = recipe("slurm/merge.sbatch");
+    let [shards_script, merge_script] =
+        [&shards_script, &merge_script].map(|p| p.to_str().unwrap());
+
+    let up = started.elapsed();
+    let shards = cluster.sbatch(folder, &env, &[shards_script]);
+    let merge = cluster.sbatch(
+        folder,
+        &env,
+        &[&format!("--dependency=afterok:{shards}"), merge_script],
+    );
+    // The first task to run is requeued, as Slurm requeues the tasks of a node it lost
+    // (the recipe's --requeue allows it): killed, then run again from the start.
+    let task = cluster.wait("a task of the array to run", SLURM_JOB_TIMEOUT, || {
+        let running = cluster.ok("squeue", &["-h", "-j", &shards, "-t", "R", "-o", "%i"]);
+        running
+            .lines()
+            .next()
+            .map(str::to_string)
+            .ok_or_else(|| cluster.ok("squeue", &[]))
+    });
+    cluster.ok("scontrol", &["requeue", &task]);
+    // Slurm holds a requeued job back for a while (its begin time): let it go at once.
+    cluster.wait("the requeued task to be held", SLURM_JOB_TIMEOUT, || {
+        let job = cluster.jobs(&task).into_iter().next().unwrap_or_default();
+        match (job.get("JobState"), job.get("Reason")) {
+            (Some(s), Some(r)) if s == "PENDING" && r == "BeginTime" => Ok(()),
+            _ => Err(format!("{job:?}")),
+        }
+    });
+    cluster.ok(
+        "scontrol",
+        &["update", &format!("JobId={task}"), "StartTime=now"],
+    );
+    slurm_job_completes(&cluster, &merge, &shards, folder);
+    let first = started.elapsed() - up;
+    let tasks = cluster.jobs(&shards);
+    let restarts: Vec<(String, String, String)> = tasks
+        .iter()
+        .map(|t| {
+            let field = |k: &str| t.get(k).cloned().unwrap_or_default();
+            (field("ArrayTaskId"), field("JobState"), field("Restarts"))
+        })
+        .collect();
+    assert_eq!(restarts.len(), 4, "the array's tasks: {restarts:?}");
+    for (id, state, restarted) in &restarts {
+        let requeued = task.ends_with(&format!("_{id}"));
+        assert!(
+            state == "COMPLETED" && restarted == if requeued { "1" } else { "0" },
+            "task {id}: {state}, {restarted} restarts (requeued: {task}): {restarts:?}"
+        );
+    }
+    let whole = read_tree(&folder.join("whole"));
+    assert_same_archive(
+        &folder.join("results/archive"),
+        &whole,
+        "deploy/slurm on a real Slurm, one task requeued",
+    );
+
+    // Shard 2 lost with its disk: resubmitted alone (Slurm then counts an array of 1 task),
+    // with SHARDS, and merged again.
+    for gone in ["results/shard-2", "results/archive"] {
+        std::fs::remove_dir_all(folder.join(gone)).unwrap();
+    }
+    let mut env_again = env.to_vec();
+    env_again.push(("SHARDS", "4".as_ref()));
+    let again = cluster.sbatch(folder, &env_again, &["--array=2", shards_script]);
+    let merge = cluster.sbatch(
+        folder,
+        &env,
+        &[&format!("--dependency=afterok:{again}"), merge_script],
+    );
+    slurm_job_completes(&cluster, &merge, &again, folder);
+    assert_same_archive(
+        &folder.join("results/archive"),
+        &whole,
+        "deploy/slurm on a real Slurm, shard 2 resubmitted alone",
+    );
+    // Where a slow run's time went (figures for the guide; not asserted).
+    eprintln!(
+        "real Slurm: cluster up in {up:.1?}, the array of 4 (one task requeued) and its merge \
+         in {first:.1?}, shard 2 resubmitted and merged in {:.1?}",
+        started.elapsed() - up - first
+    );
+}
+
+/// Wait until the job `job` completes; panic, with the recipes' logs in `folder` and the
+/// daemons', if it or a task of `array` (which it depends on) ends otherwise.
+fn slurm_job_completes(cluster: &slurm_cluster::Cluster, job: &str, array: &str, folder: &Path) {
+    let logs = || {
+        let mut out = String::new();
+        let mut logs: Vec<PathBuf> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "log"))
+            .collect();
+        logs.sort();
+        for log in logs {
+            out += &format!(
+                "--- {}\n{}\n",
+                log.display(),
+                std::fs::read_to_string(&log).unwrap_or_default()
+            );
+        }
+        out
+    };
+    let what = format!("job {job} to complete");
+    cluster.wait(&what, SLURM_JOB_TIMEOUT, || {
+        for (id, jobs) in [(array, cluster.jobs(array)), (job, cluster.jobs(job))] {
+            for j in jobs {
+                let state = j.get("JobState").map_or("", String::as_str);
+                let ended = !matches!(
+                    state,
+                    "PENDING" | "RUNNING" | "CONFIGURING" | "COMPLETING" | "REQUEUED" | "COMPLETED"
+                );
+                assert!(
+                    !ended,
+                    "job {id} ended {state}: {j:?}\n{}\n{}",
+                    logs(),
+                    cluster.logs()
+                );
+            }
+        }
+        let state = cluster.jobs(job).into_iter().next().unwrap_or_default();
+        match state.get("JobState") {
+            Some(s) if s == "COMPLETED" => Ok(()),
+            _ => Err(format!("{state:?}")),
+        }
+    });
 }
 
 #[test]
