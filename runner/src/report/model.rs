@@ -160,7 +160,7 @@ impl ReportData {
             }
         }
         let mut adapter =
-            replay::adapter(&game, &results).ok_or_else(|| ReportError::UnknownGame {
+            replay::adapter(&manifest, &results).ok_or_else(|| ReportError::UnknownGame {
                 path: manifest_path.clone(),
                 game: game.clone(),
             })?;

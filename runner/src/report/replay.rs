@@ -10,6 +10,7 @@
 
 use super::ReportError;
 use crate::games::{bank_heist, coup, euchre};
+use crate::referee::shape::GameShape;
 use crate::sandbox::Outcome;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -94,9 +95,17 @@ pub(crate) trait Adapter {
     fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError>;
 }
 
-/// The adapter for `game` (the manifest's name); `results` is `results.json`.
-pub(crate) fn adapter(game: &str, results: &serde_json::Value) -> Option<Box<dyn Adapter>> {
-    match game {
+/// The adapter for an archive: a referee's game (its manifest's options hold the game's
+/// shape), or a built-in game by name; `results` is `results.json`.
+pub(crate) fn adapter(
+    manifest: &serde_json::Value,
+    results: &serde_json::Value,
+) -> Option<Box<dyn Adapter>> {
+    if let Some(shape) = manifest.pointer("/options/game") {
+        let shape: GameShape = serde_json::from_value(shape.clone()).ok()?;
+        return Some(Box::new(RefereeGame { shape }));
+    }
+    match manifest.get("game")?.as_str()? {
         "coup" => Some(Box::new(Coup::new(results))),
         "euchre" => Some(Box::new(Euchre)),
         "bank-heist" => Some(Box::new(BankHeist::default())),
@@ -314,6 +323,95 @@ impl Adapter for Euchre {
             .join(format!("game-{}.log", replay.match_index));
         if let Ok(log) = std::fs::read_to_string(&path) {
             // The title and the first deal come before the first decision.
+            let first = replay.steps.first().and_then(|s| s.after.first()).cloned();
+            for line in log.lines() {
+                if first.as_deref() == Some(line) {
+                    break;
+                }
+                replay.intro.push(line.to_string());
+            }
+            if let Some(last) = log.lines().last() {
+                replay.outro.push(last.to_string());
+            }
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// A referee's game (a plugin, or a built-in game played by a referee): every decision's
+// record is the same for every game; the state after a move is its events.
+
+#[derive(Deserialize)]
+struct RefereeLine {
+    #[serde(rename = "match")]
+    index: usize,
+    #[serde(flatten)]
+    inv: crate::referee::record::InvocationRecord,
+}
+
+struct RefereeGame {
+    shape: GameShape,
+}
+
+impl Adapter for RefereeGame {
+    fn parse(&mut self, line: &str) -> Result<(GameKey, Step), String> {
+        let l: RefereeLine = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        let inv = l.inv;
+        let mut view = Vec::new();
+        if !inv.args.is_empty() {
+            view.push(Block {
+                label: "argv".into(),
+                text: inv
+                    .args
+                    .iter()
+                    .map(|a| quoted(a))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            });
+        }
+        if !inv.stdin.is_empty() {
+            view.push(Block {
+                label: "stdin".into(),
+                text: inv.stdin,
+            });
+        }
+        let mut after = inv.events;
+        if after.is_empty() {
+            after.push("(no event)".to_string());
+        }
+        let step = Step {
+            seat: format!(
+                "{}, {}",
+                self.shape.seat_name(inv.seat as usize),
+                inv.phase
+            ),
+            view,
+            answer: inv.answer,
+            stdout: inv.stdout,
+            outcome: outcome_text(&inv.outcome),
+            failure: inv.failure.map(|f| Failure {
+                kind: f.kind,
+                detail: f.detail,
+            }),
+            fuel: inv.fuel_used,
+            after,
+            bot: inv.bot,
+        };
+        let key = GameKey {
+            match_index: l.index,
+            game: 0,
+            label: format!("match {}", l.index),
+        };
+        Ok((key, step))
+    }
+
+    fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError> {
+        let path = archive
+            .join("logs")
+            .join(format!("match-{}.log", replay.match_index));
+        if let Ok(log) = std::fs::read_to_string(&path) {
+            // What the log says before the first decision's first event: who plays, the deal.
             let first = replay.steps.first().and_then(|s| s.after.first()).cloned();
             for line in log.lines() {
                 if first.as_deref() == Some(line) {
