@@ -9,10 +9,10 @@
 //!   command allowed to be shown untested ([`UNTESTED`]).
 //!
 //! `TRYCMD=overwrite cargo test --release -p koth-tests --test docs` writes the actual output
-//! back into the pages (review the diff); `-- trycmd=NAME` runs only the pages whose path
-//! contains NAME.
+//! back into the pages (review the diff); `-- every_console_block trycmd=NAME` runs only the
+//! pages whose path contains NAME.
 
-use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
@@ -332,8 +332,19 @@ fn missing_toolchain(text: &str) -> Option<String> {
         if let Some((bot, why)) = skipped {
             return Some(format!("{bot}: {why}"));
         }
-        // Otherwise the bot must be one tests/build.rs builds: wasm() names the bots it built.
-        koth_tests::wasm(name);
+        // Otherwise the bot must be one tests/build.rs builds.
+        let built = koth_tests::EXAMPLE_BOTS
+            .iter()
+            .chain(koth_tests::TEST_BOTS)
+            .chain(koth_tests::C_BOTS)
+            .chain(koth_tests::LANGUAGE_BOTS)
+            .chain(koth_tests::COMPONENT_BOTS)
+            .chain(koth_tests::LANGUAGE_COMPONENT_BOTS)
+            .any(|b| *b == name);
+        assert!(
+            built && koth_tests::bots_dir().join(format!("{name}.wasm")).is_file(),
+            "a page runs bots/{name}.wasm, which tests/build.rs does not build"
+        );
     }
     None
 }
