@@ -25,8 +25,9 @@ def command(name):
     if not p.exists():
         return ""
     # Temporary paths mean nothing to a reader: name them by what they hold.
-    text = p.read_text().replace(str(WORK / "native"), "native").replace(str(WORK) + "/", "")
-    return text.replace(str(BOTS) + "/", "bots/").replace("/usr/bin/python3", "python3")
+    text = p.read_text().strip()
+    text = text.replace(str(WORK / "native"), "native").replace(str(WORK) + "/", "")
+    return text.replace(str(BOTS) + "/", "bots/") + "\n"
 
 
 def fence(text, lang="text"):
@@ -106,7 +107,7 @@ kinds = [
     ("coup_js_component", "component, JavaScript (componentize-qjs)"),
     ("coup_python_component", "component, Python (componentize-py)"),
 ]
-add("| bot | kind | module | koth, pooling | koth, on-demand | fuel | native spawn | ratio |")
+add("| bot | kind | module | koth, pooling | koth, on-demand | fuel | native spawn | spawn ÷ koth |")
 add("| --- | --- | --- | --- | --- | --- | --- | --- |")
 missing = []
 for name, kind in kinds:
@@ -118,13 +119,13 @@ for name, kind in kinds:
     demand = median_line(text, "koth, on-demand")
     nat = median_line(text, "native process")
     ratio = first_line(text, "ratio:")
-    ratio = re.search(r"([\d.]+x)", ratio).group(1) if ratio else "?"
+    ratio = re.search(r"([\d.]+)x", ratio).group(1) + "×" if ratio else "?"
     if not (pool and demand and nat):
         add(f"| `{name}` | {kind} | | failed: see below | | | | |")
         continue
     add(
         f"| `{name}` | {kind} | {size(BOTS / (name + '.wasm'))} | {pool[0]} (p90 {pool[1]}) | "
-        f"{demand[0]} | {int(pool[3]):,} | {nat[0]} | {ratio} faster |"
+        f"{demand[0]} | {int(pool[3]):,} | {nat[0]} | {ratio} |"
     )
 add("")
 if missing:
@@ -153,20 +154,30 @@ add(
     "`koth bench coup`, `bank-heist` and `euchre`: the same tournament through koth and with "
     "every bot as a native process per decision, driven by the same driver in the same run.\n"
 )
-add("| benchmark | koth | native | ratio |")
-add("| --- | --- | --- | --- |")
+add("| benchmark | decisions (koth) | koth | native | native ÷ koth, wall time |")
+add("| --- | --- | --- | --- | --- |")
 for name, what in [
     ("bench-coup", "Coup, the 13 seed bots"),
     ("bench-bank-heist", "Bank Heist, 13 bots, one tournament"),
     ("bench-euchre", "Euchre, 4 bots, every pair"),
 ]:
     text = raw(name)
-    k = first_line(text, "koth:")
-    n = first_line(text, "native:")
-    r = first_line(text, "ratio:")
-    clean = lambda line: line.split(":", 1)[1].strip() if line else "failed: see below"
-    add(f"| {what} | {clean(k)} | {clean(n)} | {clean(r)} |")
+    k = first_line(text, "koth:") or ""
+    n = first_line(text, "native:") or ""
+    r = first_line(text, "ratio:") or ""
+    inv = re.search(r"([\d,]+) invocations", k)
+    kw = re.search(r"in ([\d.]+ s) wall", k)
+    nw = re.search(r"in ([\d.]+ s) wall", n)
+    rw = re.search(r"([\d.]+)x in wall time", r)
+    if not (inv and kw and nw and rw):
+        add(f"| {what} | failed: see below | | | |")
+        continue
+    add(f"| {what} | {int(inv.group(1)):,} | {kw.group(1)} | {nw.group(1)} | {rw.group(1)}× |")
 add("")
+add("Each benchmark's own output:\n")
+for name in ["bench-coup", "bench-bank-heist", "bench-euchre"]:
+    lines = [l for l in (raw(name) or "").splitlines() if l.startswith(("koth:", "native:", "ratio:", "loaded"))]
+    add(fence("\n".join(lines) or "not run"))
 add(fence("\n".join(command(n).strip() for n in ["bench-coup", "bench-bank-heist", "bench-euchre"]), "sh"))
 
 # --- every kind -----------------------------------------------------------------------------
@@ -212,8 +223,9 @@ add(fence("\n".join(command(n).strip() for n in ["rating-euchre", "rating-euchre
 add("## The HTML report\n")
 add(
     "`koth report` on each game's default demo (the bots `scripts/demo GAME` plays, default "
-    "options) and on twenty Bank Heist tournaments: the size of the decision log, the page, "
-    "and the time to write it.\n"
+    "options) and on many Bank Heist tournaments: the size of the decision log, the page, "
+    "and the time to write it. The page embeds the replays of the first 20 games and of up "
+    "to 40 with a failure, so its size hardly grows with the archive.\n"
 )
 add("| archive | matches | decisions | `invocations.jsonl` | report | time |")
 add("| --- | --- | --- | --- | --- | --- |")
@@ -231,6 +243,11 @@ for d, what in [
         continue
     results = json.loads(res.read_text())
     decisions = sum(b["invocations"] for b in results["bots"])
+    if d == "bank-heist-many":
+        what = f"Bank Heist, 13 bots, {len(results['matches'])} tournaments"
+    if d == "coup":
+        rounds = json.loads((arch / "manifest.json").read_text())["options"]["rounds"]
+        what = f"Coup, 14 bots, {rounds} rounds"
     m = re.match(r"Report \(([\d.]+ MB), ([\d.]+ s)\)", line)
     add(
         f"| {what} | {len(results['matches']):,} | {decisions:,} | "

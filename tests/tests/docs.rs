@@ -22,8 +22,14 @@ const UNTESTED: &[(&str, &str)] = &[
         "bench",
         "its output is timings; the figures are on docs/benchmarks.md, written by scripts/bench",
     ),
-    ("new", "being merged from the scaffold branch (issue 18, item 4)"),
-    ("setup", "being merged from the scaffold branch (issue 18, item 5)"),
+    (
+        "new",
+        "being merged from the scaffold branch (issue 18, item 4)",
+    ),
+    (
+        "setup",
+        "being merged from the scaffold branch (issue 18, item 5)",
+    ),
 ];
 
 /// The repository's root.
@@ -114,9 +120,8 @@ fn anchors(text: &str) -> BTreeSet<String> {
 fn links(text: &str) -> Vec<String> {
     parser(text)
         .filter_map(|event| match event {
-            Event::Start(Tag::Link { dest_url, .. }) | Event::Start(Tag::Image { dest_url, .. }) => {
-                Some(dest_url.into_string())
-            }
+            Event::Start(Tag::Link { dest_url, .. })
+            | Event::Start(Tag::Image { dest_url, .. }) => Some(dest_url.into_string()),
             _ => None,
         })
         .collect()
@@ -342,7 +347,10 @@ fn missing_toolchain(text: &str) -> Option<String> {
             .chain(koth_tests::LANGUAGE_COMPONENT_BOTS)
             .any(|b| *b == name);
         assert!(
-            built && koth_tests::bots_dir().join(format!("{name}.wasm")).is_file(),
+            built
+                && koth_tests::bots_dir()
+                    .join(format!("{name}.wasm"))
+                    .is_file(),
             "a page runs bots/{name}.wasm, which tests/build.rs does not build"
         );
     }
@@ -387,12 +395,12 @@ fn every_console_block_runs_as_documented() {
         }
         // trycmd runs a page's commands in `<page>.in/`, beside it: the reader's setup.
         let copy = work.path().join(&page);
-        std::fs::create_dir_all(copy.parent().expect("a folder")).expect("create the copy's folder");
+        std::fs::create_dir_all(copy.parent().expect("a folder"))
+            .expect("create the copy's folder");
         std::fs::copy(root.join(&page), &copy).expect("copy the page");
         let cwd = copy.with_extension("in");
         std::fs::create_dir_all(&cwd).expect("create the page's folder");
-        std::os::unix::fs::symlink(koth_tests::bots_dir(), cwd.join("bots"))
-            .expect("link bots/");
+        std::os::unix::fs::symlink(koth_tests::bots_dir(), cwd.join("bots")).expect("link bots/");
         std::os::unix::fs::symlink(root.join("example-bots"), cwd.join("example-bots"))
             .expect("link example-bots/");
         // Copies: `koth invoke --dir` writes back into its folder.
