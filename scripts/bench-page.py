@@ -17,7 +17,8 @@ OUT = Path(os.environ["OUT"])
 
 def raw(name):
     p = RAW / f"{name}.txt"
-    return p.read_text() if p.exists() else None
+    # Archives went to a temporary folder: name them by their folder alone.
+    return p.read_text().replace(str(WORK) + "/", "") if p.exists() else None
 
 
 def command(name):
