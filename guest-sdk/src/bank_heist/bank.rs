@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-/// A bank, from the spec's table. The probability and odds here are the starting values;
+/// A bank, from the rules' table (docs/games/bank-heist.md). The probability and odds here are the starting values;
 /// a bot's own (changed by guards and intel) are in [`Args`](super::Args).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Bank {
@@ -80,7 +80,7 @@ impl Bank {
         Bank::for_index(Bank::selection_index(heisters, total_bet))
     }
 
-    /// The bank's name as the spec writes it.
+    /// The bank's name as the rules write it.
     pub const fn name(self) -> &'static str {
         ["Municipal", "City", "State", "National", "Federal Reserve"][self as usize]
     }
