@@ -6,13 +6,14 @@
 use super::host::MatchHost;
 use super::record::{InvocationRecord, MatchRecord};
 use super::schedule::{self, Fixture};
-use super::shape::{GameShape, RefereeOptions};
+use super::shape::{FormatName, GameShape, RefereeOptions};
 use super::Referee;
 use crate::games::{Finished, Game, Player};
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
 use crate::tournament::receipt::digest;
 use crate::tournament::results::{head_to_head, rate, standings, write_common, Results};
+use crate::tournament::store::Identity;
 use crate::tournament::{self, Manifest, MatchFormat, MatchSummary, RunError, RunPlan};
 use koth_referee::{MatchSetup, Seat};
 use serde::Serialize;
@@ -63,6 +64,13 @@ impl MatchFormat for Matches<'_> {
 
     fn matches(&self) -> &[Fixture] {
         &self.fixtures
+    }
+
+    fn identity(&self, f: &Fixture) -> Option<Identity> {
+        Some(Identity {
+            round: f.round,
+            seats: f.seats.clone(),
+        })
     }
 
     fn play(&self, _index: usize, f: &Fixture) -> MatchRecord {
@@ -239,6 +247,16 @@ impl Game for RefereeGame {
 
     fn match_count(&self, bots: usize, opts: &RefereeOptions) -> usize {
         schedule::count(opts, bots).unwrap_or(0)
+    }
+
+    fn reuse_note(&self, opts: &RefereeOptions) -> Option<String> {
+        (opts.format == FormatName::AllPlayAll).then(|| {
+            format!(
+                "every bot plays in every match of {} (all-play-all), so a change to any bot \
+                 replays them all",
+                self.name
+            )
+        })
     }
 
     fn play(

@@ -381,11 +381,7 @@ impl Adapter for RefereeGame {
             after.push("(no event)".to_string());
         }
         let step = Step {
-            seat: format!(
-                "{}, {}",
-                self.shape.seat_name(inv.seat as usize),
-                inv.phase
-            ),
+            seat: format!("{}, {}", self.shape.seat_name(inv.seat as usize), inv.phase),
             view,
             answer: inv.answer,
             stdout: inv.stdout,

@@ -10,6 +10,7 @@ use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
 use crate::tournament::receipt::digest;
 use crate::tournament::results::{rate, standings, write_common, Results};
+use crate::tournament::store::Identity;
 use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -79,6 +80,13 @@ impl MatchFormat for FreeForAll<'_> {
 
     fn matches(&self) -> &[Plan] {
         &self.plans
+    }
+
+    fn identity(&self, p: &Plan) -> Option<Identity> {
+        Some(Identity {
+            round: p.index,
+            seats: (0..self.players.len()).collect(),
+        })
     }
 
     fn play(&self, _i: usize, p: &Plan) -> TournamentRecord {
@@ -177,6 +185,18 @@ impl crate::games::Game for BankHeist {
 
     fn match_count(&self, _bots: usize, opts: &BankHeistOptions) -> usize {
         opts.tournaments as usize
+    }
+
+    fn round_count_field(&self) -> &'static str {
+        "tournaments"
+    }
+
+    fn reuse_note(&self, _opts: &BankHeistOptions) -> Option<String> {
+        Some(
+            "every bot plays in every Bank Heist tournament, so a change to any bot replays \
+             them all"
+                .into(),
+        )
     }
 
     fn play(

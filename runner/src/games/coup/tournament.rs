@@ -10,6 +10,7 @@ use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
 use crate::tournament::receipt::digest;
 use crate::tournament::results::{head_to_head, rate, standings, write_common, Results};
+use crate::tournament::store::Identity;
 use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Mutex};
@@ -181,30 +182,49 @@ impl MatchFormat for RoundRobin<'_> {
         }
     }
 
+    fn identity(&self, p: &Pairing) -> Option<Identity> {
+        (self.opts.scratch == ScratchScope::Game).then(|| Identity {
+            round: p.round,
+            seats: p.seats.to_vec(),
+        })
+    }
+
     fn play(&self, i: usize, p: &Pairing) -> Played {
         let (players, opts) = (self.players, self.opts);
         let [a, b] = p.seats;
-        let file_name = format!(
-            "{}_{}_{}_{}.txt",
-            players[a].name(),
-            players[b].name(),
-            p.round,
-            p.game
-        );
+        let (na, nb) = (players[a].name(), players[b].name());
+        // The original names the file `<first>_<second>_<round>_<game>.txt`, the game being
+        // its number within the round; that number moves when a bot is added, so the file
+        // here is `<first>_<second>_<round>.txt` (unique too: a pair plays once a round).
+        let file_name = format!("{na}_{nb}_{}.txt", p.round);
+        let round = p.round.to_le_bytes();
         let setup = GameSetup {
             file_name: &file_name,
             deck_seed: if opts.paired {
                 // Both orders of the pair get the same deck.
-                crate::seed::derive_u64(
+                let (x, y) = if na <= nb { (na, nb) } else { (nb, na) };
+                crate::seed::derive_named(
                     opts.seed,
                     "coup/paired-deck",
-                    &[p.round as u64, a.min(b) as u64, a.max(b) as u64],
+                    &[&round, x.as_bytes(), y.as_bytes()],
                 )
             } else {
-                crate::seed::derive_u64(opts.seed, "coup/deck", &[p.round as u64, p.game as u64])
+                crate::seed::derive_named(
+                    opts.seed,
+                    "coup/deck",
+                    &[&round, na.as_bytes(), nb.as_bytes()],
+                )
             },
-            root_seed: opts.seed,
-            game_index: i as u64,
+            game_seed: crate::seed::derive_named(
+                opts.seed,
+                "coup/game",
+                &[&round, na.as_bytes(), nb.as_bytes()],
+            ),
+            clock_base_ns: match opts.scratch {
+                ScratchScope::Game => 0,
+                // One folder per bot for the whole tournament: time goes on from game to game.
+                ScratchScope::Tournament => (i as u64).saturating_mul(1_000_000_000_000),
+            },
             limits: opts.limits,
         };
         let seat_players = [players[a], players[b]];
@@ -298,6 +318,14 @@ impl crate::games::Game for Coup {
 
     fn match_count(&self, bots: usize, opts: &CoupOptions) -> usize {
         schedule(bots, opts.rounds).len()
+    }
+
+    fn reuse_note(&self, opts: &CoupOptions) -> Option<String> {
+        (opts.scratch == ScratchScope::Tournament).then(|| {
+            "with --scratch tournament every game depends on the bots' earlier games, so none \
+             is kept or reused"
+                .into()
+        })
     }
 
     fn play(
