@@ -579,14 +579,12 @@ mod tests {
         }
     }
 
+    /// Plays match `g` of a simulated run between bots of Elo strengths `truth`.
+    type Play = dyn Fn(&[f64], usize, &mut ChaCha8Rng) -> MatchSummary;
+
     /// How often the bootstrap's 95% interval, computed whatever the number of matches,
     /// holds a bot's true rating, over `runs` simulated runs of `n` matches each.
-    fn coverage(
-        truth: &[f64],
-        n: usize,
-        runs: u64,
-        play: &dyn Fn(&[f64], usize, &mut ChaCha8Rng) -> MatchSummary,
-    ) -> f64 {
+    fn coverage(truth: &[f64], n: usize, runs: u64, play: &Play) -> f64 {
         let mean = truth.iter().sum::<f64>() / truth.len() as f64;
         let order: Vec<usize> = (0..truth.len()).collect();
         let (mut hit, mut all) = (0, 0);
@@ -613,7 +611,7 @@ mod tests {
         // of the 95% it claims: a percentile bootstrap over few matches is too narrow).
         // `--nocapture` prints the table the documentation quotes.
         let duel = |t: &[f64], g: usize, rng: &mut ChaCha8Rng| {
-            let (a, b) = if g % 2 == 0 { (0, 1) } else { (1, 0) };
+            let (a, b) = if g.is_multiple_of(2) { (0, 1) } else { (1, 0) };
             let won = rng.random_bool(1.0 / (1.0 + 10f64.powf((t[b] - t[a]) / 400.0)));
             MatchSummary {
                 participants: vec![a, b],
@@ -623,11 +621,7 @@ mod tests {
             }
         };
         let ffa = |t: &[f64], _: usize, rng: &mut ChaCha8Rng| free_for_all(t, rng);
-        let cases: [(
-            &str,
-            &[f64],
-            &dyn Fn(&[f64], usize, &mut ChaCha8Rng) -> MatchSummary,
-        ); 3] = [
+        let cases: [(&str, &[f64], &Play); 3] = [
             ("2 equal bots, games", &[0.0, 0.0], &duel),
             ("2 bots 100 apart, games", &[50.0, -50.0], &duel),
             (
