@@ -540,6 +540,15 @@ pub mod coup {
     }
 }
 
+/// Players for a tournament: each bot shared (cloning a bot shares its compiled code).
+pub fn players<'a, P: koth::games::Player + Clone + 'static>(
+    bots: impl IntoIterator<Item = &'a P>,
+) -> Vec<Arc<dyn koth::games::Player>> {
+    bots.into_iter()
+        .map(|b| Arc::new(b.clone()) as Arc<dyn koth::games::Player>)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::coup::situations;
@@ -677,13 +686,4 @@ mod tests {
     fn wasm_names_a_missing_bot() {
         super::wasm("no_such_bot");
     }
-}
-
-/// Players for a tournament: each bot shared (cloning a bot shares its compiled code).
-pub fn players<'a, P: koth::games::Player + Clone + 'static>(
-    bots: impl IntoIterator<Item = &'a P>,
-) -> Vec<Arc<dyn koth::games::Player>> {
-    bots.into_iter()
-        .map(|b| Arc::new(b.clone()) as Arc<dyn koth::games::Player>)
-        .collect()
 }

@@ -11,8 +11,9 @@ use super::Referee;
 use crate::games::{Finished, Game, Player};
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
+use crate::tournament::ratings::MIN_MATCHES;
 use crate::tournament::receipt::digest;
-use crate::tournament::results::{head_to_head, rate, standings, write_common, Results};
+use crate::tournament::results::{head_to_head, rate, standings, write_common, MatchUnit, Results};
 use crate::tournament::store::Identity;
 use crate::tournament::{self, Manifest, MatchFormat, MatchSummary, RunError, RunPlan};
 use koth_referee::{MatchSetup, Seat};
@@ -225,12 +226,11 @@ fn summarize(
     }
 }
 
-/// The leaderboard's columns for `shape`. Names are leaked: a run builds them once.
+/// The leaderboard's columns for `shape`.
 fn columns(shape: &GameShape) -> Columns {
-    let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
     Columns {
-        score: shape.scoring.score_name.as_deref().map(leak),
-        matches: leak(&shape.scoring.matches),
+        score: shape.scoring.score_name.clone(),
+        matches: shape.scoring.matches.clone(),
         spread: shape.scoring.spread,
         points: shape.scoring.points,
     }
@@ -298,7 +298,25 @@ impl Game for RefereeGame {
             .collect();
         let digests = records.iter().map(digest).collect();
         let mut leaderboard = standings(&names, &summaries, columns(&opts.game));
-        rate(&mut leaderboard, &names, &summaries, opts.seed);
+        let per_round = schedule::count(
+            &RefereeOptions {
+                rounds: 1,
+                ..opts.clone()
+            },
+            names.len(),
+        )
+        .unwrap_or(1)
+        .max(1);
+        let many = opts.game.scoring.matches.clone();
+        let unit = MatchUnit {
+            one: many.strip_suffix('s').unwrap_or(&many).to_string(),
+            advice: format!(
+                "run with --rounds {} or more",
+                MIN_MATCHES.div_ceil(per_round)
+            ),
+            many,
+        };
+        rate(&mut leaderboard, &names, &summaries, opts.seed, &unit);
         RefereeRun {
             fixtures,
             records,

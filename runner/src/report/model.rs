@@ -19,6 +19,9 @@ pub struct ReportData {
     pub manifest: serde_json::Value,
     /// The leaderboard rows of `results.json` (ratings and intervals included), best first.
     pub leaderboard: Vec<serde_json::Value>,
+    /// Why the ratings have no intervals (`results.json`'s `ratings_note`), when they have
+    /// none.
+    pub ratings_note: Option<String>,
     /// The pairwise win rates.
     pub heatmap: Heatmap,
     /// Fuel per decision, per bot, in leaderboard order.
@@ -124,6 +127,10 @@ impl ReportData {
             .and_then(|b| b.as_array())
             .cloned()
             .unwrap_or_default();
+        let ratings_note = results
+            .get("ratings_note")
+            .and_then(|n| n.as_str())
+            .map(String::from);
         let names: Vec<String> = leaderboard
             .iter()
             .filter_map(|r| r.get("bot")?.as_str().map(String::from))
@@ -169,6 +176,7 @@ impl ReportData {
             archive: root.display().to_string(),
             manifest,
             leaderboard,
+            ratings_note,
             heatmap,
             fuel: Vec::new(),
             forfeits,

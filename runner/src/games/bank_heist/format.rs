@@ -8,8 +8,9 @@ use crate::games::Player;
 use crate::sandbox::Limits;
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
+use crate::tournament::ratings::MIN_MATCHES;
 use crate::tournament::receipt::digest;
-use crate::tournament::results::{rate, standings, write_common, Results};
+use crate::tournament::results::{rate, standings, write_common, MatchUnit, Results};
 use crate::tournament::store::Identity;
 use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use serde::{Deserialize, Serialize};
@@ -229,7 +230,12 @@ impl crate::games::Game for BankHeist {
             .collect();
         let digests = records.iter().map(digest).collect();
         let mut leaderboard = standings(&names, &summaries, Columns::credits());
-        rate(&mut leaderboard, &names, &summaries, opts.seed);
+        let unit = MatchUnit {
+            one: "tournament".into(),
+            many: "tournaments".into(),
+            advice: format!("run with --tournaments {MIN_MATCHES} or more"),
+        };
+        rate(&mut leaderboard, &names, &summaries, opts.seed, &unit);
         BankHeistRun {
             records,
             summaries,

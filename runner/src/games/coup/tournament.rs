@@ -8,8 +8,9 @@ use crate::sandbox::vfs::SnapshotEntry;
 use crate::sandbox::{Limits, Vfs, VfsLimits};
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
+use crate::tournament::ratings::MIN_MATCHES;
 use crate::tournament::receipt::digest;
-use crate::tournament::results::{head_to_head, rate, standings, write_common, Results};
+use crate::tournament::results::{head_to_head, rate, standings, write_common, MatchUnit, Results};
 use crate::tournament::store::Identity;
 use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use serde::{Deserialize, Serialize};
@@ -382,7 +383,17 @@ impl crate::games::Game for Coup {
         final_scratch.sort_by_key(|(bot, _)| names.iter().position(|n| n == bot));
         scratch.extend(final_scratch);
         let mut leaderboard = standings(&names, &summaries, Columns::wins());
-        rate(&mut leaderboard, &names, &summaries, opts.seed);
+        // Each round plays every ordered pair once.
+        let per_round = (names.len() * names.len().saturating_sub(1)).max(1);
+        let unit = MatchUnit {
+            one: "game".into(),
+            many: "games".into(),
+            advice: format!(
+                "run with --rounds {} or more",
+                MIN_MATCHES.div_ceil(per_round)
+            ),
+        };
+        rate(&mut leaderboard, &names, &summaries, opts.seed, &unit);
         CoupTournament {
             pairings,
             records,
