@@ -5,6 +5,8 @@
 //! - [`games`] holds each game's pure rules and the driver that talks to bots through the
 //!   sandbox's data types. Rules never see wasmtime.
 //! - [`report`] turns an archive into one self-contained HTML page (any game).
+//! - [`scaffold`] writes starter bots (`koth new`), from templates embedded in the binary.
+//! - [`setup`] installs what some bots need beyond the binary (the CPython interpreter).
 //! - [`tournament`] schedules games on worker threads deterministically and writes results;
 //!   it knows neither games nor wasmtime.
 #![warn(missing_docs)]
@@ -12,6 +14,8 @@
 pub mod games;
 pub mod report;
 pub mod sandbox;
+pub mod scaffold;
 pub mod seed;
+pub mod setup;
 pub mod tournament;
 pub mod worlds;
