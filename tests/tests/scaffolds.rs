@@ -25,7 +25,11 @@ fn run(cmd: &mut Command, what: &str) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.status.success(), "{what} failed ({}):\n{text}", out.status);
+    assert!(
+        out.status.success(),
+        "{what} failed ({}):\n{text}",
+        out.status
+    );
     text
 }
 
@@ -101,8 +105,15 @@ fn scaffold_plays(game: &str, lang: &str) {
                 .env("CARGO_TARGET_DIR", &shared_target),
             &format!("{name}: {build}"),
         );
-        let target = if lang == "rust" { "wasm32-wasip1" } else { "wasm32-wasip2" };
-        shared_target.join(target).join("release").join(format!("{name}.wasm"))
+        let target = if lang == "rust" {
+            "wasm32-wasip1"
+        } else {
+            "wasm32-wasip2"
+        };
+        shared_target
+            .join(target)
+            .join("release")
+            .join(format!("{name}.wasm"))
     } else if build.starts_with("koth ") {
         // A script: nothing to build; the README's line installs the interpreter (idempotent).
         let args: Vec<&str> = build.split_whitespace().skip(1).collect();
@@ -149,7 +160,10 @@ fn scaffold_plays(game: &str, lang: &str) {
     assert!(mine["games"].as_u64().unwrap_or(0) > 0, "{mine}");
     if game != "bank-heist" {
         // A player, not a stub that only survives: it wins some of its games.
-        assert!(mine["wins"].as_u64().unwrap_or(0) > 0, "{name} won nothing: {mine}");
+        assert!(
+            mine["wins"].as_u64().unwrap_or(0) > 0,
+            "{name} won nothing: {mine}"
+        );
     }
     if lang == "rust" {
         same_tree(
@@ -170,7 +184,12 @@ fn same_tree(a: &Path, b: &Path) {
         b.display()
     );
     for (k, v) in &ta {
-        assert!(v == &tb[k], "{k} differs between {} and {}", a.display(), b.display());
+        assert!(
+            v == &tb[k],
+            "{k} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
     }
 }
 
@@ -219,9 +238,18 @@ python_scaffold_tests! {
 #[test]
 fn every_offered_pair_is_tested_and_others_are_refused() {
     let tested = [
-        "coup rust", "coup c", "coup python", "coup rust-component",
-        "bank-heist rust", "bank-heist c", "bank-heist python", "bank-heist rust-component",
-        "euchre rust", "euchre c", "euchre python", "euchre rust-component",
+        "coup rust",
+        "coup c",
+        "coup python",
+        "coup rust-component",
+        "bank-heist rust",
+        "bank-heist c",
+        "bank-heist python",
+        "bank-heist rust-component",
+        "euchre rust",
+        "euchre c",
+        "euchre python",
+        "euchre rust-component",
     ];
     let offered: Vec<String> = koth::scaffold::offered()
         .into_iter()
@@ -242,7 +270,11 @@ fn every_offered_pair_is_tested_and_others_are_refused() {
     let dir = tmp.path().join("taken");
     std::fs::create_dir(&dir).unwrap();
     std::fs::write(dir.join("notes.txt"), "mine").unwrap();
-    let out = koth().args(["new", "coup", "rust"]).arg(&dir).output().unwrap();
+    let out = koth()
+        .args(["new", "coup", "rust"])
+        .arg(&dir)
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("exists and is not empty"), "{err}");

@@ -332,7 +332,10 @@ fn source(game: Game, lang: Lang) -> &'static str {
 pub const WIT: [(&str, &str); 4] = [
     ("command.wit", include_str!("../../../wit/command.wit")),
     ("coup.wit", include_str!("../../../wit/coup.wit")),
-    ("bank-heist.wit", include_str!("../../../wit/bank-heist.wit")),
+    (
+        "bank-heist.wit",
+        include_str!("../../../wit/bank-heist.wit"),
+    ),
     ("euchre.wit", include_str!("../../../wit/euchre.wit")),
 ];
 
@@ -345,7 +348,10 @@ const COMPONENT_LOCK_PACKAGE: &str = "name = \"bank-heist-component\"";
 
 /// Every file of a scaffold: (path relative to the folder, content).
 pub fn files(game: Game, lang: Lang, name: &str) -> Vec<(String, Vec<u8>)> {
-    let mut out = vec![("README.md".to_string(), readme(game, lang, name).into_bytes())];
+    let mut out = vec![(
+        "README.md".to_string(),
+        readme(game, lang, name).into_bytes(),
+    )];
     match lang {
         Lang::Rust => {
             out.push((
@@ -356,7 +362,10 @@ pub fn files(game: Game, lang: Lang, name: &str) -> Vec<(String, Vec<u8>)> {
             out.push((".gitignore".into(), b"/target\n".to_vec()));
             for krate in sdk::crates() {
                 let folder = format!("sdk/{}", krate.name);
-                out.push((format!("{folder}/Cargo.toml"), krate.manifest.as_bytes().to_vec()));
+                out.push((
+                    format!("{folder}/Cargo.toml"),
+                    krate.manifest.as_bytes().to_vec(),
+                ));
                 for (path, bytes) in krate.files {
                     out.push((format!("{folder}/{path}"), bytes.to_vec()));
                 }
@@ -370,9 +379,13 @@ pub fn files(game: Game, lang: Lang, name: &str) -> Vec<(String, Vec<u8>)> {
         Lang::RustComponent => {
             out.push((
                 "Cargo.toml".into(),
-                fill(include_str!("../../templates/rust-component/Cargo.toml"), name),
+                fill(
+                    include_str!("../../templates/rust-component/Cargo.toml"),
+                    name,
+                ),
             ));
-            let lock = COMPONENT_LOCK.replace(COMPONENT_LOCK_PACKAGE, &format!("name = \"{name}\""));
+            let lock =
+                COMPONENT_LOCK.replace(COMPONENT_LOCK_PACKAGE, &format!("name = \"{name}\""));
             out.push(("Cargo.lock".into(), lock.into_bytes()));
             out.push(("src/lib.rs".into(), fill(source(game, lang), name)));
             out.push((".gitignore".into(), b"/target\n".to_vec()));
@@ -495,19 +508,14 @@ pub fn readme(game: Game, lang: Lang, name: &str) -> String {
         "## Check\n\n```sh\nkoth check {bot}\n```\n\nSays OK with the bot's kind, or exactly why \
          koth would refuse it.\n\n## Invoke one decision\n\n"
     ));
-    if lang == Lang::RustComponent {
-        r.push_str(&format!(
-            "`koth invoke` runs modules and scripts, which read the protocol themselves; a \
-             typed-world component is given its decisions by a game. Play a short one and read \
-             what it decided in the archive: every decision, with its input and fuel, is a line \
-             of `invocations.jsonl`:\n\n```sh\nkoth {cmd} {bot} rival/rival.wasm {short} --out run\n\
-             grep '\"{name}\"' run/invocations.jsonl | head -3\n```\n\n",
-            short = short_run(game)
-        ));
+    r.push_str(&invoke(game, &bot));
+    r.push_str(if lang == Lang::RustComponent {
+        "\nkoth reads the protocol for the component, as a game does, and prints the outcome, \
+         the fuel used, what went to stdout and the history file, and stderr.\n\n"
     } else {
-        r.push_str(&invoke(game, &bot));
-        r.push_str("\nIt prints the outcome, the fuel used, stdout and stderr: everything a tournament would see.\n\n");
-    }
+        "\nIt prints the outcome, the fuel used, stdout and stderr: everything a tournament \
+         would see.\n\n"
+    });
     r.push_str(&format!(
         "## Play\n\nA tournament needs rivals. Any bot will do; a second scaffold is one command \
          away, in any language:\n\n```sh\nkoth new {cmd} c rival && (cd rival && clang-14 \
@@ -557,7 +565,10 @@ mod tests {
         for (game, lang) in offered() {
             for (path, bytes) in files(game, lang, "zed") {
                 let text = String::from_utf8_lossy(&bytes);
-                assert!(!text.contains("{{"), "{game} {lang} {path}: an unfilled placeholder");
+                assert!(
+                    !text.contains("{{"),
+                    "{game} {lang} {path}: an unfilled placeholder"
+                );
                 assert!(
                     Path::new(&path)
                         .components()
@@ -591,7 +602,11 @@ mod tests {
         embedded.sort();
         assert_eq!(embedded, on_disk);
         for (file, text) in WIT {
-            assert_eq!(std::fs::read_to_string(dir.join(file)).unwrap(), text, "{file}");
+            assert_eq!(
+                std::fs::read_to_string(dir.join(file)).unwrap(),
+                text,
+                "{file}"
+            );
         }
     }
 

@@ -38,7 +38,12 @@ mod tests {
             if path.is_dir() {
                 on_disk(krate, &path, out);
             } else {
-                let rel = path.strip_prefix(krate).unwrap().to_str().unwrap().to_string();
+                let rel = path
+                    .strip_prefix(krate)
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .to_string();
                 out.push((rel, std::fs::read(&path).unwrap()));
             }
         }
@@ -66,10 +71,20 @@ mod tests {
                 .iter()
                 .map(|(p, b)| (p.to_string(), b.to_vec()))
                 .collect();
-            let names = |v: &[(String, Vec<u8>)]| v.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
-            assert_eq!(names(&embedded), names(&disk), "{}: the file lists differ", krate.name);
+            let names =
+                |v: &[(String, Vec<u8>)]| v.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
+            assert_eq!(
+                names(&embedded),
+                names(&disk),
+                "{}: the file lists differ",
+                krate.name
+            );
             for ((path, a), (_, b)) in embedded.iter().zip(&disk) {
-                assert!(a == b, "{}/{path} differs from the embedded copy", krate.name);
+                assert!(
+                    a == b,
+                    "{}/{path} differs from the embedded copy",
+                    krate.name
+                );
             }
             assert!(!krate.files.is_empty(), "{}", krate.name);
         }

@@ -115,7 +115,9 @@ pub enum SetupError {
         source: std::io::Error,
     },
     /// No destination: neither `--python`, `KOTH_PYTHON_WASM` nor `HOME` is set.
-    #[error("nowhere to install the interpreter: set HOME or KOTH_PYTHON_WASM, or pass --python FILE")]
+    #[error(
+        "nowhere to install the interpreter: set HOME or KOTH_PYTHON_WASM, or pass --python FILE"
+    )]
     NoDestination,
 }
 
@@ -243,6 +245,14 @@ fn write_atomically(dest: &Path, bytes: &[u8]) -> Result<(), SetupError> {
     tmp.write_all(bytes)
         .and_then(|()| tmp.as_file().sync_all())
         .map_err(|e| fail(tmp.path(), e))?;
+    // A temporary file is private (0600); the interpreter is no secret, and a folder shared
+    // by several users (KOTH_PYTHON_WASM) must let them read it, as a plain copy would.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644))
+            .map_err(|e| fail(tmp.path(), e))?;
+    }
     tmp.persist(dest).map_err(|e| fail(dest, e.error))?;
     Ok(())
 }
