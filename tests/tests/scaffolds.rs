@@ -148,15 +148,15 @@ fn scaffold_plays(game: &str, lang: &str) {
     let rows = results["bots"].as_array().unwrap();
     let mine = rows
         .iter()
-        .find(|r| r["name"] == name.as_str() || r["bot"] == name.as_str())
+        .find(|r| r["bot"] == name.as_str())
         .unwrap_or_else(|| panic!("{name} is not on the leaderboard: {rows:?}"));
-    for row in rows {
-        assert!(
-            row["forfeits"].as_object().is_none_or(|f| f.is_empty()),
-            "{name} vs {:?}: {row}",
-            rivals(game)
-        );
-    }
+    // The scaffold's own row: an example rival may fail decisions on purpose (Random 8020
+    // answers at random).
+    assert!(
+        mine["forfeits"].as_object().is_some_and(|f| f.is_empty()),
+        "{name} forfeited or failed decisions against {:?}: {mine}",
+        rivals(game)
+    );
     assert!(mine["games"].as_u64().unwrap_or(0) > 0, "{mine}");
     if game != "bank-heist" {
         // A player, not a stub that only survives: it wins some of its games.
