@@ -7,6 +7,8 @@
 //! - [`referee`] plays games whose rules come as a plugin: a referee, built in or a
 //!   sandboxed WebAssembly component (`wit/referee.wit`).
 //! - [`report`] turns an archive into one self-contained HTML page (any game).
+//! - [`scaffold`] writes starter bots (`koth new`), from templates embedded in the binary.
+//! - [`setup`] installs what some bots need beyond the binary (the CPython interpreter).
 //! - [`tournament`] schedules games on worker threads deterministically and writes results;
 //!   it knows neither games nor wasmtime.
 #![warn(missing_docs)]
@@ -15,6 +17,8 @@ pub mod games;
 pub mod referee;
 pub mod report;
 pub mod sandbox;
+pub mod scaffold;
 pub mod seed;
+pub mod setup;
 pub mod tournament;
 pub mod worlds;
