@@ -1,7 +1,7 @@
 //! The 31 arguments of an invocation, typed and named.
 
-use super::bank::Bank;
 use super::error::Error;
+use super::Bank;
 use std::str::FromStr;
 
 /// How many arguments follow the bot's name.

@@ -1,4 +1,4 @@
-//! Bank Heist rules (pure): one tournament of G games between the bots and the host-side
+//! One Bank Heist tournament (pure): one tournament of G games between the bots and the host-side
 //! rabble, as `shared/spec/bank-heist.md` states them and settles what the seed leaves open.
 //!
 //! No I/O and no sandbox types. The driver asks [`Tournament::pending`] which bot must decide
@@ -38,10 +38,11 @@
 //!   (the ledger counts them, so every credit stays accounted for).
 
 use rand::seq::{IteratorRandom, SliceRandom};
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
+
+use super::{Answer, Bank};
 
 /// Credits every player starts a tournament with, and the starting wage.
 pub const START_CREDITS: u64 = 240;
@@ -56,138 +57,10 @@ pub const PAYDAY_LOAN: u64 = 240;
 /// Draws a finger makes to identify double crossers.
 pub const FINGER_DRAWS: usize = 8;
 
-/// One of the five banks.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Bank {
-    /// Its name.
-    pub name: &'static str,
-    /// The index (heisters + ⌊total bet / 100000⌋) from which it is chosen.
-    pub threshold: u64,
-    /// Base victory probability.
-    pub probability: f64,
-    /// Base bet odds.
-    pub odds: f64,
-}
-
-/// The banks, from the seed's table.
-pub const BANKS: [Bank; 5] = [
-    Bank {
-        name: "Municipal",
-        threshold: 0,
-        probability: 0.540,
-        odds: 0.80,
-    },
-    Bank {
-        name: "City",
-        threshold: 20,
-        probability: 0.488,
-        odds: 1.10,
-    },
-    Bank {
-        name: "State",
-        threshold: 40,
-        probability: 0.425,
-        odds: 1.30,
-    },
-    Bank {
-        name: "National",
-        threshold: 60,
-        probability: 0.387,
-        odds: 1.65,
-    },
-    Bank {
-        name: "Federal Reserve",
-        threshold: 80,
-        probability: 0.324,
-        odds: 1.95,
-    },
-];
-
-/// The bank robbed for this many heisters and credits bet: the highest threshold reached by
-/// heisters + ⌊total bet / 100000⌋.
-pub fn bank_for(heisters: u64, total_bet: u64) -> usize {
-    let index = heisters.saturating_add(total_bet / 100_000);
-    BANKS
-        .iter()
-        .rposition(|b| index >= b.threshold)
-        .unwrap_or(0)
-}
-
-/// A round-2 answer. Anything that is not exactly one of the protocol strings is `Keep`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Answer {
-    /// `back out`
-    BackOut,
-    /// `all in`
-    AllIn,
-    /// `change jobs`
-    ChangeJobs,
-    /// `acquire intel`
-    AcquireIntel,
-    /// `buy guard`
-    BuyGuard,
-    /// `deposit`
-    Deposit,
-    /// `withdraw`
-    Withdraw,
-    /// `double cross`
-    DoubleCross,
-    /// `finger`
-    Finger,
-    /// Anything else (`!guncheck` recommended), or a failure: keep the bet.
-    Keep,
-}
-
-impl Answer {
-    /// Every answer with a protocol string (all but `Keep`).
-    pub const NAMED: [Answer; 9] = [
-        Answer::BackOut,
-        Answer::AllIn,
-        Answer::ChangeJobs,
-        Answer::AcquireIntel,
-        Answer::BuyGuard,
-        Answer::Deposit,
-        Answer::Withdraw,
-        Answer::DoubleCross,
-        Answer::Finger,
-    ];
-
-    /// The answer a bot's output means: trimmed of surrounding whitespace, matched exactly.
-    pub fn parse(output: &str) -> Answer {
-        let text = output.trim();
-        Answer::NAMED
-            .into_iter()
-            .find(|a| a.as_str() == text)
-            .unwrap_or(Answer::Keep)
-    }
-
-    /// The protocol text (`!guncheck` for `Keep`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Answer::BackOut => "back out",
-            Answer::AllIn => "all in",
-            Answer::ChangeJobs => "change jobs",
-            Answer::AcquireIntel => "acquire intel",
-            Answer::BuyGuard => "buy guard",
-            Answer::Deposit => "deposit",
-            Answer::Withdraw => "withdraw",
-            Answer::DoubleCross => "double cross",
-            Answer::Finger => "finger",
-            Answer::Keep => "!guncheck",
-        }
-    }
-}
-
-/// The round-1 bet a bot's output means: an integer (surrounding whitespace trimmed); above
-/// its credits counts as all its credits; anything else is 0.
-pub fn parse_bet(output: &str, credits: u64) -> u64 {
-    let text = output.trim();
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return 0;
-    }
-    // All digits: only overflow can fail, and a number that large is above any credits.
-    text.parse::<u64>().map_or(credits, |n| n.min(credits))
+/// The index of the bank robbed for this many heisters and credits bet: the highest
+/// threshold reached by heisters + ⌊total bet / 100000⌋.
+fn bank_for(heisters: u64, total_bet: u64) -> usize {
+    Bank::for_heist(heisters, total_bet).index()
 }
 
 /// A guard bought at a bank, with the exact bonus it added (taken back if its bribe goes
@@ -223,8 +96,8 @@ impl Default for Person {
             wage: START_CREDITS,
             employed: true,
             balance: [0; 5],
-            probability: BANKS.map(|b| b.probability),
-            odds: BANKS.map(|b| b.odds),
+            probability: Bank::ALL.map(Bank::base_probability),
+            odds: Bank::ALL.map(Bank::base_odds),
             guards: Vec::new(),
         }
     }
@@ -648,7 +521,7 @@ impl Tournament {
     fn rabble_decision(&mut self, r: usize, round: Round) -> Response {
         match round {
             Round::One => {
-                let p = BANKS[bank_for(self.cur.heisters, self.cur.total_bet)].probability;
+                let p = Bank::for_heist(self.cur.heisters, self.cur.total_bet).base_probability();
                 if self.rng.random_bool(p) {
                     let credits = self.rabble[r].credits;
                     let bet = RABBLE_BETS
@@ -1075,50 +948,6 @@ mod tests {
     }
 
     #[test]
-    fn banks_are_chosen_by_the_highest_threshold_reached() {
-        assert_eq!(bank_for(0, 0), 0);
-        assert_eq!(bank_for(19, 99_999), 0);
-        assert_eq!(bank_for(19, 100_000), 1);
-        assert_eq!(bank_for(20, 0), 1);
-        assert_eq!(bank_for(39, 0), 1);
-        assert_eq!(bank_for(40, 0), 2);
-        assert_eq!(bank_for(1, 5_900_000), 3);
-        assert_eq!(bank_for(80, 0), 4);
-        assert_eq!(bank_for(u64::MAX, u64::MAX), 4);
-    }
-
-    #[test]
-    fn answers_parse_exactly_after_trimming() {
-        for a in Answer::NAMED {
-            assert_eq!(Answer::parse(a.as_str()), a);
-            assert_eq!(Answer::parse(&format!("  {}\n", a.as_str())), a);
-            assert_eq!(Answer::parse(&a.as_str().to_uppercase()), Answer::Keep);
-        }
-        for other in [
-            "",
-            "!guncheck",
-            "backout",
-            "all  in",
-            "finger!",
-            "\u{0}",
-            "withdraw x",
-        ] {
-            assert_eq!(Answer::parse(other), Answer::Keep, "{other:?}");
-        }
-    }
-
-    #[test]
-    fn bets_parse_as_integers_capped_at_the_credits() {
-        assert_eq!(parse_bet("69\n", 240), 69);
-        assert_eq!(parse_bet(" 0 ", 240), 0);
-        assert_eq!(parse_bet("1000", 240), 240);
-        assert_eq!(parse_bet("99999999999999999999999", 240), 240);
-        for bad in ["", "-5", "1.5", "12 13", "abc", "+3", "0x10"] {
-            assert_eq!(parse_bet(bad, 240), 0, "{bad:?}");
-        }
-    }
-
-    #[test]
     fn a_bot_that_never_bets_ends_with_240_times_g_plus_1() {
         for seed in [1, 2] {
             let games = Tournament::draw_games(seed);
@@ -1161,7 +990,7 @@ mod tests {
                 (a.mad - (2.0 * (1480.0 / 3.0 - 240.0) + (1000.0 - 1480.0 / 3.0)) / 3.0).abs()
                     < 1e-9
             );
-            assert_eq!(a.probability, BANKS.map(|b| b.probability));
+            assert_eq!(a.probability, Bank::ALL.map(Bank::base_probability));
         }
         for (i, ask) in seen[3..].iter().enumerate() {
             let a = &ask.args;
