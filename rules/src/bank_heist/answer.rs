@@ -4,6 +4,10 @@ use std::fmt;
 
 /// A heister's answer in round 2. The host trims the printed text and matches it exactly;
 /// anything unrecognised keeps the bet, which is what [`Answer::Keep`] prints.
+///
+/// The effects below are the contest text's; under the original controller's arithmetic
+/// ([`Variant::Original`](super::Variant::Original)) several differ (a finger takes a sixth,
+/// interest is 1.4%, a single back out fails every other heist, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(
     feature = "serde",

@@ -43,11 +43,11 @@ const PASS_OR_LOSE: &[u8] = b"p_'<=0";
 pub struct Prompt {
     /// The seat about to move: 0 = first player of this game, 1 = second.
     pub seat: usize,
-    /// The opponent's coins (argv[2]).
+    /// The opponent's coins (`argv[2]`).
     pub opponent_coins: u32,
-    /// The mover's coins (argv[3]).
+    /// The mover's coins (`argv[3]`).
     pub own_coins: u32,
-    /// The mover's cards as reveal symbols (argv[4]): when completing an Exchange, the two
+    /// The mover's cards as reveal symbols (`argv[4]`): when completing an Exchange, the two
     /// drawn cards first (in the order they were popped), then the hand, as the arbiter builds
     /// it.
     pub cards: String,

@@ -90,6 +90,7 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
         games: Some(a.games),
         seed: a.seed,
         limits: Limits::default(),
+        ..BankHeistOptions::default()
     };
     let players: Vec<&dyn Player> = bots.iter().map(|b| b as &dyn Player).collect();
     let t = Instant::now();
