@@ -328,7 +328,7 @@ pub mod coup {
     ];
 
     fn card(c: char) -> Card {
-        Card::from_reveal_symbol(c).unwrap_or_else(|| panic!("{c:?} is not a reveal symbol"))
+        Card::from_reveal_char(c).unwrap_or_else(|| panic!("{c:?} is not a reveal symbol"))
     }
 
     /// Every situation of the table, replayed with koth's rules.
@@ -554,8 +554,10 @@ mod tests {
     use super::coup::situations;
     use koth_guest::coup::{legal_actions, parse_cards};
 
-    /// The table's legal lists come from koth's rules; koth-guest has an independent port of
-    /// the arbiter's `get_legal_actions`. They must agree on every situation.
+    /// The table's legal lists come from koth's game, which derives them from its own state
+    /// (hands, coins, whose turn, an Exchange's drawn cards); a bot author gets them from the
+    /// history text alone with `koth_guest::coup::legal_actions` (the arbiter's rule, one copy
+    /// in `koth-rules`). The two must agree on every situation.
     #[test]
     fn situations_match_the_sdk_port_of_the_arbiter() {
         for s in situations() {

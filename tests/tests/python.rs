@@ -80,6 +80,7 @@ fn the_twelve_seed_bank_heist_scripts_play_without_a_failure() {
         games: Some(100),
         seed: 5,
         limits: Limits::default(),
+        ..Default::default()
     };
     let run = bank_heist::run(&players, &opts, 2, &|_, _| {});
     let rec = &run.records[0];

@@ -98,6 +98,7 @@ fn bank_heist_archive(sb: &Sandbox) -> ArchiveDir {
         games: Some(30),
         seed: 5,
         limits: Default::default(),
+        ..Default::default()
     };
     let run = heist::run(&players, &opts, 2, &|_, _| {});
     let (dir, archive) = archive_dir();

@@ -5,6 +5,7 @@ use std::fmt;
 
 /// A turn's action: the capital letter that starts every line of the history.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Action {
     /// `I`: take 1 coin. Unblockable, unchallengeable; written as `I\n`.
     Income,

@@ -4,6 +4,7 @@ use std::fmt;
 
 /// A suit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Suit {
     /// `c`.
     Clubs,
@@ -43,6 +44,12 @@ impl Suit {
     pub fn index(self) -> usize {
         self as usize
     }
+
+    /// The English name, plural: `clubs` (the human logs' word; [`Display`](fmt::Display)
+    /// prints the protocol letter).
+    pub fn name(self) -> &'static str {
+        ["clubs", "diamonds", "hearts", "spades"][self.index()]
+    }
 }
 
 impl fmt::Display for Suit {
@@ -53,6 +60,7 @@ impl fmt::Display for Suit {
 
 /// A rank, lowest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Rank {
     /// `9`.
     Nine,
@@ -97,6 +105,7 @@ impl Rank {
 
 /// A card, written rank then suit: `9c`, `td`, `jh`, `as`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Card {
     /// The rank.
     pub rank: Rank,
@@ -178,7 +187,7 @@ impl Card {
     }
 
     /// Strength in a trick led with suit `led` (the led card's [`suit_under`](Card::suit_under)):
-    /// trumps 20 (right bower) to 13, the led suit 6 (ace) to 1, anything else 0. The
+    /// trumps 20 (right bower) to 14 (nine), the led suit 6 (ace) to 1, anything else 0. The
     /// highest power wins the trick.
     pub fn power(self, trump: Suit, led: Suit) -> u8 {
         match self.trump_rank(trump) {

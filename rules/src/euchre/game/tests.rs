@@ -279,8 +279,11 @@ fn naming_refuses_the_turned_suit_and_the_first_name_counts() {
     assert_eq!(r.rejected, Some(BadAnswer::TurnedSuit(Suit::Spades)));
     assert!(matches!(r.events[0], Event::Defaulted { seat: 0, .. }));
     assert_eq!(g.input().unwrap(), "th,9h,as,ks,qs\n0\n0\nnaming\np\n");
-    answer(&mut g, 1, Kind::Name, "h");
-    answer(&mut g, 2, Kind::Name, "c");
+    let names = ["Ann", "Bob", "Cat", "Dan"];
+    let said = answer(&mut g, 1, Kind::Name, "h");
+    assert_eq!(said[0].describe(names), "Bob names hearts");
+    let said = answer(&mut g, 2, Kind::Name, "c");
+    assert_eq!(said[0].describe(names), "Cat names clubs too (no effect)");
     assert_eq!(g.input().unwrap(), "ac,9d,td,qd,kd\n0\n0\nnaming\np,h,c\n");
     answer(&mut g, 3, Kind::Name, "p");
     assert_eq!((g.trump(), g.maker()), (Some(Suit::Hearts), Some(1)));
@@ -420,7 +423,7 @@ fn going_alone_skips_the_partner_with_p() {
         assert_eq!(g.input().unwrap(), text);
         // Whatever a bot prints at a report is ignored.
         let r = g.respond(b"\xff garbage").unwrap();
-        assert_eq!((r.answer, r.rejected), (Answer::Ack, None));
+        assert_eq!((r.answer, r.rejected), (Answer::Nothing, None));
     }
     assert_eq!(
         g.decision(),
@@ -715,6 +718,19 @@ fn parsing_every_answer_kind() {
             card: c("as"),
             led: Suit::Hearts
         })
+    );
+    // Logs spell suits out, where the protocol writes their letter.
+    assert_eq!(
+        BadAnswer::MustFollow {
+            card: c("as"),
+            led: Suit::Hearts
+        }
+        .to_string(),
+        "as does not follow hearts, which the hand holds"
+    );
+    assert_eq!(
+        BadAnswer::TurnedSuit(Suit::Spades).to_string(),
+        "spades was the turned card's suit and cannot be named"
     );
     // naming, in a fresh game
     let mut g = game(3, DEAL, "9s");

@@ -91,3 +91,21 @@ impl fmt::Display for Bank {
         f.write_str(self.name())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn banks_are_chosen_by_the_highest_threshold_reached() {
+        assert_eq!(Bank::for_heist(0, 0), Bank::Municipal);
+        assert_eq!(Bank::for_heist(19, 99_999), Bank::Municipal);
+        assert_eq!(Bank::for_heist(19, 100_000).index(), 1);
+        assert_eq!(Bank::for_heist(20, 0).index(), 1);
+        assert_eq!(Bank::for_heist(39, 0).index(), 1);
+        assert_eq!(Bank::for_heist(40, 0).index(), 2);
+        assert_eq!(Bank::for_heist(1, 5_900_000).index(), 3);
+        assert_eq!(Bank::for_heist(80, 0).index(), 4);
+        assert_eq!(Bank::for_heist(u64::MAX, u64::MAX).index(), 4);
+    }
+}

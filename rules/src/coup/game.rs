@@ -1,4 +1,4 @@
-//! Coup rules (pure): the state of one two-player game and every rule of the original arbiter
+//! One Coup game (pure): the state of one two-player game and every rule of the original arbiter
 //! (`shared/seeds/001_*.txt`, `get_legal_actions`, `determine_turn_effects` and the side effects
 //! in `play_game`), with the deviations recorded in `shared/spec/coup.md`:
 //!
@@ -12,16 +12,17 @@
 //!
 //! Notation: the history uses the protocol's characters. A card is held as a [`Card`]; the
 //! protocol names it by its *reveal* symbol (`~^*!$`, also used on the command line and in
-//! Exchange output) or its *lose* symbol (`_'<=0`, written when giving it up).
+//! Exchange output) or its *surrender* symbol (`_'<=0`, written when giving it up).
 //!
 //! Coin arithmetic never underflows in a reachable state (see [`Game::apply`] for why); the
 //! code still uses checked/saturating subtraction and a debug assertion rather than trusting it.
 
-use std::fmt;
-
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+
+use super::legal::{claimed_by, last_line, legal_actions};
+use super::{Action, Card};
 
 /// Invocations after which a game without a winner is a draw (100 per player).
 pub const MAX_INVOCATIONS: u32 = 200;
@@ -32,115 +33,9 @@ pub const INITIAL_COINS: u32 = 1;
 /// Cards in a full deck: three of each kind.
 pub const DECK_SIZE: usize = 15;
 
-/// The legal actions the arbiter passes when the history file is still empty. It is a special
-/// list, not `get_legal_actions` on a newline: `['I\n'] + list("FEST")`, so the order is
-/// F, E, S, T (not F, E, T, …, S) and neither Assassinate nor Coup is offered. Bots receive
-/// exactly this, byte for byte.
-const EMPTY_FILE_ACTIONS: [&str; 5] = ["I\n", "F", "E", "S", "T"];
-
 /// The characters after which the mover must end the turn with a newline: a pass (`p`) or a
 /// card given up. Also the characters that let `determine_turn_effects` apply an action.
 const PASS_OR_LOSE: &[u8] = b"p_'<=0";
-
-/// The block characters (Duke against Foreign Aid, Ambassador/Captain against Steal, Contessa
-/// against Assassinate).
-const BLOCKS: &[u8] = b"acds";
-
-/// One of the five kinds of character card.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Card {
-    /// Exchange; blocks Steal.
-    Ambassador,
-    /// Assassinate.
-    Assassin,
-    /// Steal; blocks Steal.
-    Captain,
-    /// Blocks Assassinate.
-    Contessa,
-    /// Tax; blocks Foreign Aid.
-    Duke,
-}
-
-impl Card {
-    /// The five kinds, in the arbiter's deck order (`['_', "'", '<', '=', '0']`).
-    pub const ALL: [Card; 5] = [
-        Card::Ambassador,
-        Card::Assassin,
-        Card::Captain,
-        Card::Contessa,
-        Card::Duke,
-    ];
-
-    /// The symbol that reveals this card after a challenge, and names it on the command line
-    /// and in Exchange output: `~ ^ * ! $`.
-    pub fn reveal_symbol(self) -> char {
-        match self {
-            Card::Ambassador => '~',
-            Card::Assassin => '^',
-            Card::Captain => '*',
-            Card::Contessa => '!',
-            Card::Duke => '$',
-        }
-    }
-
-    /// The symbol written when giving this card up: `_ ' < = 0`.
-    pub fn lose_symbol(self) -> char {
-        match self {
-            Card::Ambassador => '_',
-            Card::Assassin => '\'',
-            Card::Captain => '<',
-            Card::Contessa => '=',
-            Card::Duke => '0',
-        }
-    }
-
-    /// The card a reveal symbol (`~ ^ * ! $`) names.
-    pub fn from_reveal_symbol(c: char) -> Option<Card> {
-        Card::ALL.into_iter().find(|card| card.reveal_symbol() == c)
-    }
-
-    /// The card a lose symbol (`_ ' < = 0`) names.
-    pub fn from_lose_symbol(c: char) -> Option<Card> {
-        Card::ALL.into_iter().find(|card| card.lose_symbol() == c)
-    }
-
-    /// The card's English name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Card::Ambassador => "Ambassador",
-            Card::Assassin => "Assassin",
-            Card::Captain => "Captain",
-            Card::Contessa => "Contessa",
-            Card::Duke => "Duke",
-        }
-    }
-
-    /// "an Ambassador", "a Duke", …
-    fn with_article(self) -> String {
-        match self {
-            Card::Ambassador | Card::Assassin => format!("an {}", self.name()),
-            _ => format!("a {}", self.name()),
-        }
-    }
-
-    /// The card an action or block claims (the arbiter's `actions_dict`).
-    fn claimed_by(action: u8) -> Option<Card> {
-        match action {
-            b'E' | b'a' => Some(Card::Ambassador),
-            b'A' => Some(Card::Assassin),
-            b'S' | b'c' => Some(Card::Captain),
-            b's' => Some(Card::Contessa),
-            b'T' | b'd' => Some(Card::Duke),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Card {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// What the driver must pass to the seat about to move (the arbiter's argv after the file
 /// name, split into fields).
@@ -148,11 +43,11 @@ impl fmt::Display for Card {
 pub struct Prompt {
     /// The seat about to move: 0 = first player of this game, 1 = second.
     pub seat: usize,
-    /// The opponent's coins (argv[2]).
+    /// The opponent's coins (`argv[2]`).
     pub opponent_coins: u32,
-    /// The mover's coins (argv[3]).
+    /// The mover's coins (`argv[3]`).
     pub own_coins: u32,
-    /// The mover's cards as reveal symbols (argv[4]): when completing an Exchange, the two
+    /// The mover's cards as reveal symbols (`argv[4]`): when completing an Exchange, the two
     /// drawn cards first (in the order they were popped), then the hand, as the arbiter builds
     /// it.
     pub cards: String,
@@ -221,23 +116,6 @@ pub struct Applied {
     pub step: Step,
     /// What happened, in order, for the human log.
     pub events: Vec<Event>,
-}
-
-/// A turn action that opens a line (Income is reported as [`Event::ReceivedCoins`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Action {
-    /// `F`.
-    ForeignAid,
-    /// `C`.
-    Coup,
-    /// `E`.
-    Exchange,
-    /// `A`.
-    Assassinate,
-    /// `S`.
-    Steal,
-    /// `T`.
-    Tax,
 }
 
 /// Where coins came from.
@@ -401,11 +279,13 @@ impl Event {
                     Action::Assassinate => "attempted Assassinate",
                     Action::Steal => "attempted Steal",
                     Action::Tax => "attempted Tax",
+                    // Never an `Action` event (Income is `ReceivedCoins`), but named all the same.
+                    Action::Income => "took Income",
                 };
                 format!("{} {what}", names[seat])
             }
             Event::Blocked { seat, card } => {
-                format!("{} blocked with {}", names[seat], card.with_article())
+                format!("{} blocked with {}", names[seat], with_article(card))
             }
             Event::Passed { seat } => format!("{} passed", names[seat]),
             Event::Challenged { seat } => format!("{} challenged", names[seat]),
@@ -419,7 +299,7 @@ impl Event {
                 } else {
                     "kept it for the Exchange"
                 };
-                format!("{} did have {}; {then}", names[seat], card.with_article())
+                format!("{} did have {}; {then}", names[seat], with_article(card))
             }
             Event::LostCard { seat, card, cause } => {
                 let why = match cause {
@@ -428,7 +308,7 @@ impl Event {
                     LossCause::CaughtBluffing => "from being challenged",
                     LossCause::FailedChallenge => "for a failed challenge",
                 };
-                format!("{} lost {} {why}", names[seat], card.with_article())
+                format!("{} lost {} {why}", names[seat], with_article(card))
             }
             Event::Paid {
                 seat,
@@ -501,7 +381,7 @@ fn coins(amount: u32) -> String {
 fn card_names(symbols: &str) -> String {
     let names: Vec<String> = symbols
         .chars()
-        .map(|c| match Card::from_reveal_symbol(c) {
+        .map(|c| match Card::from_reveal_char(c) {
             Some(card) => card.name().to_string(),
             None => c.to_string(),
         })
@@ -631,16 +511,12 @@ impl Game {
         }
         let seat = self.to_move();
         let opponent = 1 - seat;
-        let legal = if self.history.is_empty() {
-            EMPTY_FILE_ACTIONS.iter().map(|s| s.to_string()).collect()
-        } else {
-            legal_actions(
-                last_line(&self.history).as_bytes(),
-                &self.hands[seat],
-                self.coins[seat],
-                self.coins[opponent],
-            )
-        };
+        let legal = legal_actions(
+            &self.history,
+            &self.hands[seat],
+            self.coins[seat],
+            self.coins[opponent],
+        );
         // The arbiter treats an empty file as ending in '\n' here.
         let drawn = if !self.history.is_empty() && exchange_due(last_line(&self.history)) {
             vec![self.pop_deck(), self.pop_deck()]
@@ -650,7 +526,7 @@ impl Game {
         let cards = drawn
             .iter()
             .chain(&self.hands[seat])
-            .map(|card| card.reveal_symbol())
+            .map(|card| card.reveal_char())
             .collect();
         let prompt = Prompt {
             seat,
@@ -781,24 +657,17 @@ impl Game {
                     }
                 }
                 b'F' | b'C' | b'E' | b'A' | b'S' | b'T' => {
-                    let action = match m[0] {
-                        b'F' => Action::ForeignAid,
-                        b'C' => Action::Coup,
-                        b'E' => Action::Exchange,
-                        b'A' => Action::Assassinate,
-                        b'S' => Action::Steal,
-                        _ => Action::Tax,
-                    };
+                    let action = Action::from_letter(char::from(m[0])).expect("an action letter");
                     events.push(Event::Action { seat, action });
                 }
                 b'q' => events.push(Event::Challenged { seat }),
                 b'p' => events.push(Event::Passed { seat }),
                 b'a' | b'c' | b'd' | b's' => events.push(Event::Blocked {
                     seat,
-                    card: Card::claimed_by(m[0]).expect("a block claims a card"),
+                    card: claimed_by(m[0]).expect("a block claims a card"),
                 }),
                 b'~' | b'^' | b'*' | b'!' | b'$' => {
-                    let card = Card::from_reveal_symbol(m[0] as char).expect("a reveal symbol");
+                    let card = Card::from_reveal_char(m[0] as char).expect("a reveal symbol");
                     // A revealed Ambassador in a challenged Exchange is kept (the Exchange
                     // goes on); it is replaced only when it blocked a Steal.
                     let replaced = card != Card::Ambassador || line[0] == b'S';
@@ -895,7 +764,7 @@ impl Game {
                 match unwanted.iter().position(|&u| u == c) {
                     Some(i) => {
                         unwanted.remove(i);
-                        kept.push(Card::from_reveal_symbol(c).expect("offered cards are cards"));
+                        kept.push(Card::from_reveal_char(c).expect("offered cards are cards"));
                     }
                     None => {
                         legal = false;
@@ -914,7 +783,7 @@ impl Game {
         self.hands[seat] = kept;
         for c in unwanted {
             self.deck
-                .push(Card::from_reveal_symbol(c).expect("offered cards are cards"));
+                .push(Card::from_reveal_char(c).expect("offered cards are cards"));
         }
         self.deck.shuffle(&mut self.rng);
         events.push(Event::Exchanged {
@@ -973,14 +842,6 @@ impl Game {
     }
 }
 
-/// The last line of a non-empty history as Python's `readlines()` gives it (with its `'\n'`
-/// if it has one).
-fn last_line(history: &str) -> &str {
-    let body = history.strip_suffix('\n').unwrap_or(history);
-    let start = body.rfind('\n').map_or(0, |i| i + 1);
-    &history[start..]
-}
-
 /// The arbiter's condition for drawing two cards before invoking: the last line is an Exchange
 /// that stands and waits for its actor's `\n` (`Ep`, `Eq~<`).
 fn exchange_due(line: &str) -> bool {
@@ -999,90 +860,6 @@ fn is_even(n: usize) -> bool {
     n & 1 == 0
 }
 
-/// The arbiter's `get_legal_actions` on the last line of a non-empty history, for the mover
-/// holding `cards` with `own` coins against `opponent` coins. Empty where the arbiter returns
-/// `None` (unreachable when only legal moves are appended).
-fn legal_actions(line: &[u8], cards: &[Card], own: u32, opponent: u32) -> Vec<String> {
-    let lose = |suffix: &str| -> Vec<String> {
-        cards
-            .iter()
-            .map(|card| format!("{}{suffix}", card.lose_symbol()))
-            .collect()
-    };
-    let list = |s: &str| -> Vec<String> { s.chars().map(String::from).collect() };
-    let Some(&c) = line.last() else {
-        return Vec::new();
-    };
-    let n = line.len();
-    match c {
-        // Our turn begins; choose an action.
-        b'\n' => {
-            if own >= 10 {
-                return list("C");
-            }
-            let mut ret = vec!["I\n".to_string()];
-            ret.extend(list("FET"));
-            if own >= 3 {
-                ret.push("A".into());
-            }
-            if own >= 7 {
-                ret.push("C".into());
-            }
-            if opponent > 0 {
-                ret.push("S".into());
-            }
-            ret
-        }
-        // Foreign Aid: block as a Duke or let it pass.
-        b'F' => list("dp"),
-        // Couped: give up a card.
-        b'C' => lose(""),
-        // The claimant showed the card: the challenger gives one up, with a newline if it is
-        // its own turn (it challenged a block).
-        b'~' | b'^' | b'*' | b'!' | b'$' => {
-            // A reveal always follows a claim and its challenge; on a shorter line Python's
-            // `history[-3]` would raise.
-            if n < 3 {
-                return Vec::new();
-            }
-            if BLOCKS.contains(&line[n - 3]) {
-                lose("\n")
-            } else {
-                lose("")
-            }
-        }
-        b'E' | b'T' => list("pq"),
-        b'A' => {
-            let mut ret = list("sq");
-            ret.extend(lose(""));
-            ret
-        }
-        b'S' => list("acpq"),
-        // Blocked: challenge the block or accept it (ending the turn).
-        b'a' | b'c' | b'd' | b's' => list("q\n"),
-        // Passed, or a card was given up: the actor ends the turn.
-        b'p' | b'_' | b'\'' | b'<' | b'=' | b'0' => list("\n"),
-        // Challenged: show the claimed card if held, else give one up (with a newline if it is
-        // one's own turn, i.e. the challenged claim was an action, not a block).
-        b'q' => {
-            let Some(challenged) = n.checked_sub(2).map(|i| line[i]) else {
-                return Vec::new();
-            };
-            let Some(necessary) = Card::claimed_by(challenged) else {
-                return Vec::new();
-            };
-            if cards.contains(&necessary) {
-                vec![necessary.reveal_symbol().to_string()]
-            } else if BLOCKS.contains(&challenged) {
-                lose("")
-            } else {
-                lose("\n")
-            }
-        }
-        _ => Vec::new(),
-    }
-}
-
 /// Why the card written after `prev` is given up.
 fn cause_after(prev: u8) -> LossCause {
     match prev {
@@ -1094,7 +871,7 @@ fn cause_after(prev: u8) -> LossCause {
 }
 
 fn lose_card_of(symbol: u8) -> Card {
-    Card::from_lose_symbol(symbol as char).expect("a lose symbol")
+    Card::from_surrender_char(symbol as char).expect("a surrender symbol")
 }
 
 /// Python's `list.remove`: the first equal element.
@@ -1104,6 +881,14 @@ fn remove_first(hand: &mut Vec<Card>, card: Card) {
         .position(|&c| c == card)
         .expect("legal actions only name held cards");
     hand.remove(i);
+}
+
+/// "an Ambassador", "a Duke", …
+fn with_article(card: Card) -> String {
+    match card {
+        Card::Ambassador | Card::Assassin => format!("an {}", card.name()),
+        _ => format!("a {}", card.name()),
+    }
 }
 
 /// Python 2's `str.strip()` with no argument: ASCII whitespace, including vertical tab (which
@@ -1128,7 +913,7 @@ mod tests {
     }
 
     fn symbols(cards: &[Card]) -> String {
-        cards.iter().map(|c| c.reveal_symbol()).collect()
+        cards.iter().map(|c| c.reveal_char()).collect()
     }
 
     /// The full deck minus the given hands, with `top` on top (its last card is popped first).
@@ -1192,14 +977,14 @@ mod tests {
     #[test]
     fn card_symbols_round_trip() {
         assert_eq!(symbols(&Card::ALL), "~^*!$");
-        let lose: String = Card::ALL.iter().map(|c| c.lose_symbol()).collect();
+        let lose: String = Card::ALL.iter().map(|c| c.surrender_char()).collect();
         assert_eq!(lose, "_'<=0");
         for card in Card::ALL {
-            assert_eq!(Card::from_reveal_symbol(card.reveal_symbol()), Some(card));
-            assert_eq!(Card::from_lose_symbol(card.lose_symbol()), Some(card));
+            assert_eq!(Card::from_reveal_char(card.reveal_char()), Some(card));
+            assert_eq!(Card::from_surrender_char(card.surrender_char()), Some(card));
         }
-        assert_eq!(Card::from_reveal_symbol('_'), None);
-        assert_eq!(Card::from_lose_symbol('~'), None);
+        assert_eq!(Card::from_reveal_char('_'), None);
+        assert_eq!(Card::from_surrender_char('~'), None);
     }
 
     #[test]
@@ -1893,70 +1678,10 @@ mod tests {
         }
     }
 
-    // ---- Legal actions, byte for byte ----
-
-    #[test]
-    fn legal_actions_for_every_last_character() {
-        let hand = [Captain, Contessa];
-        let la = |line: &str, own: u32, opp: u32| legal_actions(line.as_bytes(), &hand, own, opp);
-        assert_eq!(la("I\n", 1, 1), strs(&["I\n", "F", "E", "T", "S"]));
-        assert_eq!(la("I\n", 1, 0), strs(&["I\n", "F", "E", "T"]));
-        assert_eq!(la("Fp\n", 3, 1), strs(&["I\n", "F", "E", "T", "A", "S"]));
-        assert_eq!(la("Fp\n", 6, 0), strs(&["I\n", "F", "E", "T", "A"]));
-        assert_eq!(
-            la("Fp\n", 7, 2),
-            strs(&["I\n", "F", "E", "T", "A", "C", "S"])
-        );
-        assert_eq!(la("Fp\n", 10, 2), strs(&["C"]));
-        assert_eq!(la("F", 1, 1), strs(&["d", "p"]));
-        assert_eq!(la("C", 1, 1), strs(&["<", "="]));
-        assert_eq!(la("E", 1, 1), strs(&["p", "q"]));
-        assert_eq!(la("T", 1, 1), strs(&["p", "q"]));
-        assert_eq!(la("A", 1, 1), strs(&["s", "q", "<", "="]));
-        assert_eq!(la("S", 1, 1), strs(&["a", "c", "p", "q"]));
-        for block in ["Fd", "Sa", "Sc", "As"] {
-            assert_eq!(la(block, 1, 1), strs(&["q", "\n"]), "{block}");
-        }
-        for end in [
-            "Fp", "Ep", "Tp", "Sp", "A_", "A'", "C<", "A=", "C0", "Fdq<", "Eq~=",
-        ] {
-            assert_eq!(la(end, 1, 1), strs(&["\n"]), "{end}");
-        }
-        // Shown cards: the challenger gives one up, with a newline only after a block.
-        for line in ["Eq~", "Aq^", "Sq*", "Tq$"] {
-            assert_eq!(la(line, 1, 1), strs(&["<", "="]), "{line}");
-        }
-        for line in ["Saq~", "Asq!", "Scq*", "Fdq$"] {
-            assert_eq!(la(line, 1, 1), strs(&["<\n", "=\n"]), "{line}");
-        }
-        // Challenged: the necessary card is shown if held...
-        assert_eq!(la("Sq", 1, 1), strs(&["*"]));
-        assert_eq!(la("Scq", 1, 1), strs(&["*"]));
-        assert_eq!(la("Asq", 1, 1), strs(&["!"]));
-        // ...else a card is given up, with a newline for an action (own turn)...
-        for line in ["Eq", "Tq", "Aq"] {
-            assert_eq!(la(line, 1, 1), strs(&["<\n", "=\n"]), "{line}");
-        }
-        // ...and without one for a block.
-        for line in ["Saq", "Fdq"] {
-            assert_eq!(la(line, 1, 1), strs(&["<", "="]), "{line}");
-        }
-        // Characters the arbiter has no case for.
-        for line in ["I", "X", "Fx", "q", "~"] {
-            assert!(la(line, 1, 1).is_empty(), "{line:?}");
-        }
-        assert!(legal_actions(b"", &hand, 1, 1).is_empty());
-    }
+    // ---- Legal actions through a game (the rule itself is tested in `legal`) ----
 
     #[test]
     fn legal_actions_keep_duplicate_cards() {
-        let dukes = [Duke, Duke];
-        let la = |line: &str| legal_actions(line.as_bytes(), &dukes, 3, 1);
-        assert_eq!(la("C"), strs(&["0", "0"]));
-        assert_eq!(la("A"), strs(&["s", "q", "0", "0"]));
-        assert_eq!(la("Sq"), strs(&["0\n", "0\n"]));
-        assert_eq!(la("Scq*"), strs(&["0\n", "0\n"]));
-        assert_eq!(la("Tq"), strs(&["$"]));
         // Through a game: the prompt passes both.
         let mut g = started(&[Duke, Captain], &[Duke, Duke], [7, 1], &[]);
         play(&mut g, &["C"]);
@@ -1966,11 +1691,7 @@ mod tests {
     }
 
     #[test]
-    fn last_line_is_what_readlines_gives() {
-        assert_eq!(last_line("I\n"), "I\n");
-        assert_eq!(last_line("I\nFp\n"), "Fp\n");
-        assert_eq!(last_line("I\nFp"), "Fp");
-        assert_eq!(last_line("F"), "F");
+    fn an_exchange_is_due_after_it_stands() {
         assert!(exchange_due("Ep"));
         assert!(exchange_due("Eq~<"));
         assert!(!exchange_due("Ep\n"));

@@ -1,4 +1,4 @@
-//! Euchre rules (pure): one game among four seats, stepped one decision at a time, with the
+//! One Euchre game (pure): one game among four seats, stepped one decision at a time, with the
 //! protocol of `shared/spec/euchre.md` (stdin text per phase, answers, defaults).
 //!
 //! Seats are 0..4 in playing order (each seat's left is the next one); partners sit opposite,
@@ -24,11 +24,11 @@
 //! - An answer is stdout with surrounding ASCII whitespace removed; it must equal one token of
 //!   the protocol (lowercase, as the seed writes them).
 
-use std::fmt;
-
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+
+use super::{cards_to_string, legal_plays, trick_winner, Answer, Card, Kind, Suit};
 
 /// Cards in the deck: 9 to ace in four suits.
 pub const DECK_SIZE: usize = 24;
@@ -47,233 +47,6 @@ pub const DEFAULT_MAX_DEALS: u32 = 1000;
 
 /// Longest piece of an unrecognised answer kept in the error (for logs).
 const QUOTE_LIMIT: usize = 40;
-
-/// A suit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Suit {
-    /// `c`.
-    Clubs,
-    /// `d`.
-    Diamonds,
-    /// `h`.
-    Hearts,
-    /// `s`.
-    Spades,
-}
-
-impl Suit {
-    /// The four suits.
-    pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
-
-    /// The protocol letter: `c d h s`.
-    pub fn letter(self) -> char {
-        match self {
-            Suit::Clubs => 'c',
-            Suit::Diamonds => 'd',
-            Suit::Hearts => 'h',
-            Suit::Spades => 's',
-        }
-    }
-
-    /// The suit a protocol letter names.
-    pub fn from_letter(c: char) -> Option<Suit> {
-        Suit::ALL.into_iter().find(|s| s.letter() == c)
-    }
-
-    /// The other suit of the same colour (its jack is the left bower when this suit is trump).
-    pub fn same_colour(self) -> Suit {
-        match self {
-            Suit::Clubs => Suit::Spades,
-            Suit::Spades => Suit::Clubs,
-            Suit::Diamonds => Suit::Hearts,
-            Suit::Hearts => Suit::Diamonds,
-        }
-    }
-
-    /// The English name, plural: "clubs".
-    pub fn name(self) -> &'static str {
-        match self {
-            Suit::Clubs => "clubs",
-            Suit::Diamonds => "diamonds",
-            Suit::Hearts => "hearts",
-            Suit::Spades => "spades",
-        }
-    }
-}
-
-impl fmt::Display for Suit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A rank, in the order of a plain suit (nine lowest).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Rank {
-    /// `9`.
-    Nine,
-    /// `t`.
-    Ten,
-    /// `j`.
-    Jack,
-    /// `q`.
-    Queen,
-    /// `k`.
-    King,
-    /// `a`.
-    Ace,
-}
-
-impl Rank {
-    /// The six ranks, lowest first.
-    pub const ALL: [Rank; 6] = [
-        Rank::Nine,
-        Rank::Ten,
-        Rank::Jack,
-        Rank::Queen,
-        Rank::King,
-        Rank::Ace,
-    ];
-
-    /// The protocol letter: `9 t j q k a`.
-    pub fn letter(self) -> char {
-        match self {
-            Rank::Nine => '9',
-            Rank::Ten => 't',
-            Rank::Jack => 'j',
-            Rank::Queen => 'q',
-            Rank::King => 'k',
-            Rank::Ace => 'a',
-        }
-    }
-
-    /// The rank a protocol letter names.
-    pub fn from_letter(c: char) -> Option<Rank> {
-        Rank::ALL.into_iter().find(|r| r.letter() == c)
-    }
-
-    /// 0 for the nine up to 5 for the ace.
-    fn index(self) -> u8 {
-        self as u8
-    }
-}
-
-/// A card, written rank then suit: `9c`, `td`, `jh`, `as`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Card {
-    /// The rank.
-    pub rank: Rank,
-    /// The printed suit (see [`Card::suit_under`] for the suit it plays as).
-    pub suit: Suit,
-}
-
-impl Card {
-    /// The card of `rank` in `suit`.
-    pub const fn new(rank: Rank, suit: Suit) -> Card {
-        Card { rank, suit }
-    }
-
-    /// The 24 cards, suit by suit (clubs first), nine to ace within a suit.
-    pub fn deck() -> Vec<Card> {
-        Suit::ALL
-            .into_iter()
-            .flat_map(|suit| Rank::ALL.into_iter().map(move |rank| Card::new(rank, suit)))
-            .collect()
-    }
-
-    /// The card a protocol token names (`"th"`), exactly two lowercase characters.
-    pub fn parse(token: &str) -> Option<Card> {
-        let mut chars = token.chars();
-        let rank = Rank::from_letter(chars.next()?)?;
-        let suit = Suit::from_letter(chars.next()?)?;
-        if chars.next().is_some() {
-            return None;
-        }
-        Some(Card::new(rank, suit))
-    }
-
-    /// True for the jack of trump.
-    pub fn is_right_bower(self, trump: Suit) -> bool {
-        self.rank == Rank::Jack && self.suit == trump
-    }
-
-    /// True for the jack of the other suit of trump's colour.
-    pub fn is_left_bower(self, trump: Suit) -> bool {
-        self.rank == Rank::Jack && self.suit == trump.same_colour()
-    }
-
-    /// The suit the card plays as: trump for the left bower, its printed suit otherwise.
-    pub fn suit_under(self, trump: Suit) -> Suit {
-        if self.is_left_bower(trump) {
-            trump
-        } else {
-            self.suit
-        }
-    }
-
-    /// True if the card is a trump (the left bower included).
-    pub fn is_trump(self, trump: Suit) -> bool {
-        self.suit_under(trump) == trump
-    }
-
-    /// The card's strength in a trick whose led suit is `led`: trumps beat the led suit,
-    /// which beats the rest (0). Trumps: right bower 20, left 19, then ace 18 down to nine
-    /// 13; led suit: ace 6 down to nine 1.
-    pub fn power(self, trump: Suit, led: Suit) -> u8 {
-        if self.is_right_bower(trump) {
-            20
-        } else if self.is_left_bower(trump) {
-            19
-        } else if self.suit == trump {
-            13 + self.rank.index()
-        } else if self.suit == led {
-            1 + self.rank.index()
-        } else {
-            0
-        }
-    }
-}
-
-impl fmt::Display for Card {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.rank.letter(), self.suit.letter())
-    }
-}
-
-/// The cards of a hand `hand` may play to a trick led with `led` (`None` when leading): the
-/// cards of the led card's suit (the left bower counting as trump) if it holds any, else all.
-pub fn legal_plays(hand: &[Card], led: Option<Card>, trump: Suit) -> Vec<Card> {
-    let Some(led) = led else {
-        return hand.to_vec();
-    };
-    let suit = led.suit_under(trump);
-    let following: Vec<Card> = hand
-        .iter()
-        .copied()
-        .filter(|c| c.suit_under(trump) == suit)
-        .collect();
-    if following.is_empty() {
-        hand.to_vec()
-    } else {
-        following
-    }
-}
-
-/// The position (0 = the leader) of the card that wins a trick, its cards in play order with
-/// `None` for a seat sitting out. `None` if no card was played.
-pub fn trick_winner(cards: &[Option<Card>], trump: Suit) -> Option<usize> {
-    let led = cards.iter().flatten().next()?.suit_under(trump);
-    let mut best: Option<(usize, u8)> = None;
-    for (i, card) in cards.iter().enumerate() {
-        if let Some(card) = card {
-            let power = card.power(trump, led);
-            if best.is_none_or(|(_, p)| power > p) {
-                best = Some((i, power));
-            }
-        }
-    }
-    best.map(|(i, _)| i)
-}
 
 /// The team of a seat: 0 for seats 0 and 2, 1 for seats 1 and 3.
 pub fn team_of(seat: usize) -> usize {
@@ -306,48 +79,6 @@ impl Default for Config {
     }
 }
 
-/// The kind of decision due, one per row of the spec's protocol table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Kind {
-    /// `ordering`: order the turned card up (`o`) or pass (`p`).
-    Order,
-    /// `discard`: the dealer, having picked the turned card up, discards one of six.
-    Discard,
-    /// `naming`: pass (`p`) or name a suit other than the turned card's.
-    Name,
-    /// `alone`: the makers go alone (`y`) or not (`n`).
-    Alone,
-    /// `turn`: play a legal card.
-    Play,
-    /// `trick`: the report of a finished trick; the output is ignored.
-    Trick,
-}
-
-impl Kind {
-    /// The phase line of the input: `ordering`, `discard`, `naming`, `alone`, `turn`, `trick`.
-    pub fn phase(self) -> &'static str {
-        match self {
-            Kind::Order => "ordering",
-            Kind::Discard => "discard",
-            Kind::Name => "naming",
-            Kind::Alone => "alone",
-            Kind::Play => "turn",
-            Kind::Trick => "trick",
-        }
-    }
-
-    /// False for [`Kind::Trick`], whose output is ignored.
-    pub fn expects_answer(self) -> bool {
-        self != Kind::Trick
-    }
-}
-
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.phase())
-    }
-}
-
 /// A decision due: who, and what kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Decision {
@@ -355,58 +86,6 @@ pub struct Decision {
     pub seat: usize,
     /// What it decides.
     pub kind: Kind,
-}
-
-/// A typed answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Answer {
-    /// `p` when ordering or naming.
-    Pass,
-    /// `o` when ordering.
-    OrderUp,
-    /// A suit named as trump.
-    Name(Suit),
-    /// The dealer's discard.
-    Discard(Card),
-    /// `y` (true) or `n` (false) when asked to go alone.
-    Alone(bool),
-    /// A card played.
-    Play(Card),
-    /// The (ignored) answer to a trick report.
-    Ack,
-}
-
-impl Answer {
-    /// The protocol token (`p`, `o`, `h`, `9c`, `y`, `n`; empty for [`Answer::Ack`]), as it
-    /// appears in later players' lists of previous answers.
-    pub fn token(self) -> String {
-        match self {
-            Answer::Pass => "p".into(),
-            Answer::OrderUp => "o".into(),
-            Answer::Name(suit) => suit.letter().to_string(),
-            Answer::Discard(card) | Answer::Play(card) => card.to_string(),
-            Answer::Alone(true) => "y".into(),
-            Answer::Alone(false) => "n".into(),
-            Answer::Ack => String::new(),
-        }
-    }
-
-    /// The kind of decision this answers.
-    pub fn kind(self) -> Kind {
-        match self {
-            Answer::Pass | Answer::OrderUp => Kind::Order,
-            Answer::Name(_) => Kind::Name,
-            Answer::Discard(_) => Kind::Discard,
-            Answer::Alone(_) => Kind::Alone,
-            Answer::Play(_) => Kind::Play,
-            Answer::Ack => Kind::Trick,
-        }
-    }
-
-    /// True if this answer can answer a decision of `kind` (`p` answers naming too).
-    fn fits(self, kind: Kind) -> bool {
-        self.kind() == kind || (self == Answer::Pass && kind == Kind::Name)
-    }
 }
 
 /// Why a bot's output was not a valid answer. The driver applies the spec's default.
@@ -430,7 +109,7 @@ pub enum BadAnswer {
     #[error("{0} is not in the hand")]
     NotInHand(Card),
     /// The card does not follow suit though the hand can.
-    #[error("{card} does not follow {led}, which the hand holds")]
+    #[error("{card} does not follow {}, which the hand holds", led.name())]
     MustFollow {
         /// The card played.
         card: Card,
@@ -438,7 +117,7 @@ pub enum BadAnswer {
         led: Suit,
     },
     /// Naming the suit of the turned card, which was refused in the first round.
-    #[error("{0} was the turned card's suit and cannot be named")]
+    #[error("{} was the turned card's suit and cannot be named", .0.name())]
     TurnedSuit(Suit),
 }
 
@@ -632,9 +311,9 @@ impl Event {
                 card,
             } => format!("{} picks up {picked_up} and discards {card}", names[*seat]),
             Event::Named { seat, suit, counts } => match (suit, counts) {
-                (Some(suit), true) => format!("{} names {suit}", names[*seat]),
+                (Some(suit), true) => format!("{} names {}", names[*seat], suit.name()),
                 (Some(suit), false) => {
-                    format!("{} names {suit} too (no effect)", names[*seat])
+                    format!("{} names {} too (no effect)", names[*seat], suit.name())
                 }
                 (None, _) => format!("{} passes", names[*seat]),
             },
@@ -1000,7 +679,7 @@ impl Game {
         let hand = if kind == Kind::Trick {
             String::new()
         } else {
-            cards_line(&deal.hands[seat])
+            cards_to_string(&deal.hands[seat])
         };
         let team = team_of(seat);
         let mut lines = vec![
@@ -1040,7 +719,7 @@ impl Game {
     }
 
     /// Every legal answer to the decision due (empty once over), in the hand's order for
-    /// cards. A trick report's only answer is [`Answer::Ack`].
+    /// cards. A trick report's only answer is [`Answer::Nothing`].
     pub fn legal(&self) -> Vec<Answer> {
         let Some(decision) = self.decision() else {
             return Vec::new();
@@ -1067,7 +746,7 @@ impl Game {
                 .into_iter()
                 .map(Answer::Play)
                 .collect(),
-            Kind::Trick => vec![Answer::Ack],
+            Kind::Trick => vec![Answer::Nothing],
         }
     }
 
@@ -1082,7 +761,7 @@ impl Game {
             Kind::Discard => Answer::Discard(hand.first().copied().unwrap_or(self.deal.turned)),
             Kind::Alone => Answer::Alone(false),
             Kind::Play => Answer::Play(*self.legal_cards(decision.seat).first()?),
-            Kind::Trick => Answer::Ack,
+            Kind::Trick => Answer::Nothing,
         })
     }
 
@@ -1093,7 +772,7 @@ impl Game {
             return Err(BadAnswer::Empty);
         };
         if decision.kind == Kind::Trick {
-            return Ok(Answer::Ack);
+            return Ok(Answer::Nothing);
         }
         let text = std::str::from_utf8(stdout).map_err(|_| BadAnswer::NotText)?;
         let text = text.trim_matches(|c: char| c.is_ascii_whitespace());
@@ -1460,15 +1139,6 @@ impl Game {
         };
         self.stage = Stage::Ordering(Vec::new());
     }
-}
-
-/// Cards as the protocol writes a hand: `js,ah,qc`.
-fn cards_line(cards: &[Card]) -> String {
-    cards
-        .iter()
-        .map(Card::to_string)
-        .collect::<Vec<_>>()
-        .join(",")
 }
 
 #[cfg(test)]

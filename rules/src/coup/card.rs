@@ -4,6 +4,7 @@ use std::fmt;
 
 /// One of the five character cards; the deck holds three of each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Card {
     /// Exchange; blocks Steal. Reveal `~`, give up `_`.
     Ambassador,
@@ -18,7 +19,8 @@ pub enum Card {
 }
 
 impl Card {
-    /// All five cards, in protocol order (`~^*!$`).
+    /// All five cards, in protocol order (`~^*!$`), which is also the arbiter's deck order
+    /// (`['_', "'", '<', '=', '0']`).
     pub const ALL: [Card; 5] = [
         Card::Ambassador,
         Card::Assassin,
