@@ -57,6 +57,18 @@ impl Run {
         }
     }
 
+    /// A game whose referee is a plugin (`koth play`): the hostile test referee's honest game
+    /// (2 seats, ordered pairs), a Rust component, with the Coup bots as its players.
+    fn plugin() -> Run {
+        let mut bots = vec![wasm("hostile_referee")];
+        bots.extend(COUP_BOTS.iter().map(|b| wasm(b)));
+        Run {
+            game: "play",
+            bots,
+            options: vec!["--rounds", "40"],
+        }
+    }
+
     /// The command writing into `out`, with `extra` options.
     fn command(&self, out: &Path, extra: &[&str]) -> Command {
         let mut c = Command::new(koth_bin());
@@ -186,6 +198,11 @@ fn bank_heist_killed_and_resumed_writes_the_same_archive() {
 #[test]
 fn euchre_killed_and_resumed_writes_the_same_archive() {
     killed_and_resumed_equals_uninterrupted(&Run::euchre(), 2, 3);
+}
+
+#[test]
+fn a_plugin_game_killed_and_resumed_writes_the_same_archive() {
+    killed_and_resumed_equals_uninterrupted(&Run::plugin(), 2, 4);
 }
 
 #[test]
@@ -588,6 +605,7 @@ fn every_games_4_shards_run_by_gnu_parallel_merge_into_the_single_run() {
     four_parallel_shards_merge_into_the_single_run(&Run::coup("12"));
     four_parallel_shards_merge_into_the_single_run(&Run::bank_heist());
     four_parallel_shards_merge_into_the_single_run(&Run::euchre());
+    four_parallel_shards_merge_into_the_single_run(&Run::plugin());
 }
 
 #[test]
