@@ -108,6 +108,8 @@ impl ReportData {
                 what: "no `game`".into(),
             })?
             .to_string();
+        // A game played by a referee plugin names its referee (file, SHA-256, limits).
+        let referee = manifest.get("referee").is_some_and(|r| !r.is_null());
         let schema = results.get("schema").and_then(|s| s.as_str());
         if schema != Some(crate::tournament::results::RESULTS_SCHEMA) {
             return Err(ReportError::Malformed {
@@ -160,7 +162,7 @@ impl ReportData {
             }
         }
         let mut adapter =
-            replay::adapter(&game, &results).ok_or_else(|| ReportError::UnknownGame {
+            replay::adapter(&game, referee, &results).ok_or_else(|| ReportError::UnknownGame {
                 path: manifest_path.clone(),
                 game: game.clone(),
             })?;
