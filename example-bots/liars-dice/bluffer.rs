@@ -4,10 +4,10 @@
 //! `hand H`, `cup ...` (its own dice), then `bid SEAT QUANTITY FACE` for each bid of this hand.
 //! Answer on stdout: `bid QUANTITY FACE` or `liar`.
 //!
-//! Strategy: it bids on the face it holds most of, claiming `boldness` dice more than it
+//! Strategy: it bids on the face it holds most of, claiming `boldness - 1` dice more than it
 //! expects to be on the table (every unseen die shows a face with probability 1/6, or 1/3 when
-//! ones are wild), and calls a bid a lie only when it is two dice or more above what it expects.
-//! Its boldness (0 to 3, starting at 1) lives in `notes.txt` in its directory, which lasts the
+//! ones are wild), and calls a bid a lie when it is more than one die above what it expects.
+//! Its boldness (0 to 2, starting at 0) lives in `notes.txt` in its directory, which lasts the
 //! whole game: each new hand it drops by one if it lost a die in the last hand, and grows by one
 //! if it did not. Build: `cargo build --release --target wasm32-wasip1 -p koth-example-bots
 //! --bin bluffer`.
@@ -60,9 +60,9 @@ fn boldness(s: &State) -> u32 {
         .unwrap_or_default();
     let bold = match before.as_slice() {
         [hand, dice, bold] if *hand < s.hand && mine < *dice => bold.saturating_sub(1),
-        [hand, _, bold] if *hand < s.hand => (bold + 1).min(3),
+        [hand, _, bold] if *hand < s.hand => (bold + 1).min(2),
         [_, _, bold] => *bold,
-        _ => 1,
+        _ => 0,
     };
     // A full directory is no reason to lose the hand: without notes it starts again at 1.
     let _ = std::fs::write(NOTES, format!("{} {} {}\n", s.hand, mine, bold));
@@ -86,7 +86,7 @@ fn main() {
     let expected = |face: u32| f64::from(mine(face)) + f64::from(unseen) * p;
     let last = s.bids.last().map(|&(_, q, f)| (q, f));
     if let Some((q, f)) = last {
-        if f64::from(q) >= expected(f) + 2.0 {
+        if f64::from(q) > expected(f) + 1.0 {
             println!("liar");
             return;
         }
@@ -101,7 +101,7 @@ fn main() {
             Some((q, f)) if face > f => q,
             Some((q, _)) => q + 1,
         };
-        let wanted = expected(face).floor() as u32 + bold;
+        let wanted = (expected(face).floor() as u32 + bold).saturating_sub(1);
         let q = smallest.max(wanted).min(total);
         if q >= smallest && last.is_none_or(|l| (q, face) > l) {
             println!("bid {q} {face}");

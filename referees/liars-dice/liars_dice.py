@@ -222,7 +222,7 @@ def play(names, round_, paired, opts, host):
                     + ", ".join(
                         f"{names[s]} {''.join(map(str, cups[s]))}" for s in range(n) if dice[s] > 0
                     ),
-                    f"{c} {PLURAL[face]} on the table{ones}: {verdict}",
+                    f"{quantity(c, face)} on the table{ones}: {verdict}",
                 ]
                 answer_text = "liar"
             dice[loser] -= 1
