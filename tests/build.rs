@@ -94,6 +94,8 @@ fn run() -> Result<(), String> {
         "Cargo.lock",
         "guest-sdk/Cargo.toml",
         "guest-sdk/src",
+        "rules/Cargo.toml",
+        "rules/src",
         "example-bots/Cargo.toml",
         "example-bots/src",
         "example-bots/c",

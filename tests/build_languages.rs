@@ -659,12 +659,12 @@ pub fn build_all(
              componentize_py, componentize_qjs, python and all"
         ));
     }
-    // Python bots need no build, only the interpreter scripts/install-python fetches.
+    // Python bots need no build, only the interpreter `koth setup python` fetches.
     let python_skipped = skip
         .iter()
         .find(|(k, _)| k == "all" || k == "python")
         .map(|(_, from)| {
-            format!("CPython for WASI unavailable ({from}; install: bash scripts/install-python)")
+            format!("CPython for WASI unavailable ({from}; install: koth setup python)")
         });
     let mut result = LanguageBots {
         built: Vec::new(),

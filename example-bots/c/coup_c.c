@@ -7,7 +7,7 @@
  * preview 1: nothing here knows about koth, wasm or Rust. It is exactly the program the
  * original Python arbiter ran as a native process (it builds natively with `cc coup_c.c` too).
  *
- * The protocol (shared/seeds/001_*.txt, "Challenge"):
+ * The protocol (docs/games/coup.md in the repository):
  *
  *     argv[1]  the history file's name (in the current directory)
  *     argv[2]  the opponent's coins

@@ -1,4 +1,5 @@
-//! Write koth bots in Rust, with std only.
+//! Write koth bots in Rust, with std only (and `koth-rules`, koth's own copy of each game's
+//! rules of play, which has no dependencies).
 //!
 //! koth runs King-of-the-Hill tournaments with every bot sandboxed in WebAssembly (WASI
 //! preview 1). A bot built with this crate compiles both natively, so its author can unit

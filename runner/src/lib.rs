@@ -2,11 +2,14 @@
 //!
 //! - [`sandbox`] loads bots and runs one invocation at a time under the sandbox contract
 //!   (`shared/spec/sandbox.md`). It knows nothing about any game.
-//! - [`games`] holds each game's pure rules and the driver that talks to bots through the
-//!   sandbox's data types. Rules never see wasmtime.
+//! - [`games`] holds each game's driver, which talks to bots through the sandbox's data types,
+//!   and re-exports its pure rules from the `koth-rules` crate (shared with the guest SDK and
+//!   referees). Rules never see wasmtime.
 //! - [`referee`] plays games whose rules come as a plugin: a referee, built in or a
 //!   sandboxed WebAssembly component (`wit/referee.wit`).
 //! - [`report`] turns an archive into one self-contained HTML page (any game).
+//! - [`scaffold`] writes starter bots (`koth new`), from templates embedded in the binary.
+//! - [`setup`] installs what some bots need beyond the binary (the CPython interpreter).
 //! - [`tournament`] schedules games on worker threads deterministically and writes results;
 //!   it knows neither games nor wasmtime.
 #![warn(missing_docs)]
@@ -15,6 +18,8 @@ pub mod games;
 pub mod referee;
 pub mod report;
 pub mod sandbox;
+pub mod scaffold;
 pub mod seed;
+pub mod setup;
 pub mod tournament;
 pub mod worlds;

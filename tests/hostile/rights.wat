@@ -33,8 +33,9 @@
 
   (func (export "_start")
     (local $dir i32) (local $file i32) (local $base i64)
-    ;; 1. "." with O_DIRECTORY and every right (FD_WRITE included) opens.
-    (call $emit (call $open (i32.const 3) (i32.const 256) (i32.const 2) (i32.const 0)))
+    ;; 1. "." asked for with every right (FD_WRITE included) but without O_DIRECTORY opens
+    ;; (with O_DIRECTORY it is EISDIR: dir_write_rights.wat).
+    (call $emit (call $open (i32.const 3) (i32.const 256) (i32.const 0) (i32.const 0)))
     (local.set $dir (call $fd))
     ;; 2. fdstat: filetype 3; 3. the directory's base rights hold none of FD_READ, FD_SEEK,
     ;; FD_WRITE, FD_FILESTAT_SET_SIZE (0x400046); 4. but PATH_OPEN (0x2000).

@@ -1,7 +1,7 @@
-;; Attack: absolute symlink targets. They can be created (a target is only text), but
-;; following one is ENOTCAPABLE, as in every standard WASI runtime: "/history.txt",
-;; "/etc/passwd" and "/" lead nowhere, while the links themselves can be stat'ed and read.
-;; (The step comments below say what each step tries; the test says what it gets.)
+;; Attack: absolute symlink targets ("/history.txt", "/etc/passwd", "/"). Making one is
+;; EPERM, as in wasmtime-wasi, so none exists to be opened, stat'ed or read (following one,
+;; were it there, would be ENOTCAPABLE). (The step comments below say what each step tries;
+;; the test says what it gets.)
 ;; Emits one value per step, in the order of the comments.
 (module
   (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))

@@ -1,7 +1,8 @@
-;; Attack: leave symlinks for the host to follow: to the history file, to /etc/passwd, to a
-;; path above the root, and, after deleting it, a history.txt that is itself a symlink to
-;; /etc/passwd. The host never follows them: `host_file` sees no history file, the snapshot
-;; records the links as links.
+;; Attack: leave symlinks for the host to follow: to the history file, to /etc/passwd (an
+;; absolute target: refused with EPERM, as wasmtime-wasi does), to a path above the root,
+;; and, after deleting it, a history.txt that is itself a symlink above the root. The host
+;; never follows them: `host_file` sees no history file, the snapshot records the links as
+;; links.
 ;; Emits one errno per step: three symlinks, the unlink, the replacing symlink.
 (module
   (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
@@ -108,6 +109,6 @@
     (call $emit (call $symlink (global.get $etc_passwd) (global.get $passwd)))
     (call $emit (call $symlink (global.get $shadow_target) (global.get $shadow)))
     (call $emit (call $unlink (i32.const 3) (global.get $history)))
-    (call $emit (call $symlink (global.get $etc_passwd) (global.get $history)))
+    (call $emit (call $symlink (global.get $shadow_target) (global.get $history)))
   )
 )

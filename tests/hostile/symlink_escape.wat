@@ -141,7 +141,8 @@
     (call $emit (call $symlink (global.get $l2) (global.get $l1)))
     (call $emit (call $symlink (global.get $l1) (global.get $l2)))
     (call $emit (call $open (i32.const 3) (global.get $l1) (i32.const 0) (i32.const 0)))
-    ;; 20. slash_up -> /..; 21. slash_up/etc/passwd: ENOTCAPABLE.
+    ;; 20. slash_up -> /.. (an absolute target: EPERM); 21. slash_up/etc/passwd: nothing
+    ;; there.
     (call $emit (call $symlink (global.get $slash_up) (global.get $slash_up_link)))
     (call $emit (call $open (i32.const 3) (global.get $slash_up_passwd) (i32.const 0) (i32.const 0)))
     ;; 22. stat esc following it: ENOTCAPABLE; 23. the link itself: fine.

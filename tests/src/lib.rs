@@ -330,7 +330,7 @@ pub mod coup {
     ];
 
     fn card(c: char) -> Card {
-        Card::from_reveal_symbol(c).unwrap_or_else(|| panic!("{c:?} is not a reveal symbol"))
+        Card::from_reveal_char(c).unwrap_or_else(|| panic!("{c:?} is not a reveal symbol"))
     }
 
     /// Every situation of the table, replayed with koth's rules.
@@ -542,13 +542,24 @@ pub mod coup {
     }
 }
 
+/// Players for a tournament: each bot shared (cloning a bot shares its compiled code).
+pub fn players<'a, P: koth::games::Player + Clone + 'static>(
+    bots: impl IntoIterator<Item = &'a P>,
+) -> Vec<Arc<dyn koth::games::Player>> {
+    bots.into_iter()
+        .map(|b| Arc::new(b.clone()) as Arc<dyn koth::games::Player>)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::coup::situations;
     use koth_guest::coup::{legal_actions, parse_cards};
 
-    /// The table's legal lists come from koth's rules; koth-guest has an independent port of
-    /// the arbiter's `get_legal_actions`. They must agree on every situation.
+    /// The table's legal lists come from koth's game, which derives them from its own state
+    /// (hands, coins, whose turn, an Exchange's drawn cards); a bot author gets them from the
+    /// history text alone with `koth_guest::coup::legal_actions` (the arbiter's rule, one copy
+    /// in `koth-rules`). The two must agree on every situation.
     #[test]
     fn situations_match_the_sdk_port_of_the_arbiter() {
         for s in situations() {
@@ -679,13 +690,4 @@ mod tests {
     fn wasm_names_a_missing_bot() {
         super::wasm("no_such_bot");
     }
-}
-
-/// Players for a tournament: each bot shared (cloning a bot shares its compiled code).
-pub fn players<'a, P: koth::games::Player + Clone + 'static>(
-    bots: impl IntoIterator<Item = &'a P>,
-) -> Vec<Arc<dyn koth::games::Player>> {
-    bots.into_iter()
-        .map(|b| Arc::new(b.clone()) as Arc<dyn koth::games::Player>)
-        .collect()
 }

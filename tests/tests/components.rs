@@ -384,6 +384,7 @@ fn the_bank_heist_component_plays_a_deterministic_tournament() {
         games: Some(200),
         seed: 4,
         limits: Limits::default(),
+        ..Default::default()
     };
     let one = heist::run(&players, &opts, 1, &|_, _| {});
     let two = heist::run(&players, &opts, 2, &|_, _| {});

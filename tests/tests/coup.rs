@@ -32,8 +32,8 @@ fn game_against(
     let setup = GameSetup {
         file_name: "cheat_first_0_0.txt",
         deck_seed: 42,
-        root_seed: 1,
-        game_index: 0,
+        game_seed: 1,
+        clock_base_ns: 0,
         limits,
     };
     let (mut a, mut b) = (
@@ -169,8 +169,8 @@ fn rewriting_a_nonempty_history_forfeits() {
         let setup = GameSetup {
             file_name: "x.txt",
             deck_seed: 3,
-            root_seed: 1,
-            game_index: 0,
+            game_seed: 1,
+            clock_base_ns: 0,
             limits: Limits::default(),
         };
         let (mut a, mut b) = (
@@ -215,8 +215,8 @@ fn an_illegal_exchange_forfeits() {
         let setup = GameSetup {
             file_name: "x.txt",
             deck_seed: seed,
-            root_seed: 1,
-            game_index: 0,
+            game_seed: 1,
+            clock_base_ns: 0,
             limits: Limits::default(),
         };
         let (mut a, mut b) = (

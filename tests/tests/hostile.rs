@@ -3,7 +3,7 @@
 //! same sandbox still runs to `ok`; memory-heavy attacks do not grow the host).
 //!
 //! The bots are WAT modules in `tests/hostile/` (one per attack) and Rust probes in
-//! `tests/bots/src/bin/`. The contract is `shared/spec/sandbox.md`.
+//! `tests/bots/src/bin/`. The contract is `docs/sandbox.md`.
 
 #[path = "hostile/common.rs"]
 mod common;

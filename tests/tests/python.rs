@@ -3,7 +3,7 @@
 //! every protocol situation legally and plays tournaments without a forfeit, the archive the
 //! same at any `--jobs`; a hostile script's every escape is contained.
 //!
-//! The interpreter comes from `scripts/install-python` (run by `scripts/setup`). When the
+//! The interpreter comes from `koth setup python` (run by `scripts/setup`). When the
 //! setup could not install it, it is recorded in `target/koth-skip-languages` and every test
 //! here is reported ignored by name (`cfg(koth_skip_python)`); never passed silently.
 
@@ -80,6 +80,7 @@ fn the_twelve_seed_bank_heist_scripts_play_without_a_failure() {
         games: Some(100),
         seed: 5,
         limits: Limits::default(),
+        ..Default::default()
     };
     let run = bank_heist::run(&players, &opts, 2, &|_, _| {});
     let rec = &run.records[0];
@@ -256,7 +257,7 @@ fn a_missing_interpreter_names_the_bot_and_the_install() {
     assert!(msg.contains("bot `lurker`"), "{msg}");
     assert!(msg.contains("lurker.py"), "{msg}");
     assert!(msg.contains(&missing.display().to_string()), "{msg}");
-    assert!(msg.contains("bash scripts/install-python"), "{msg}");
+    assert!(msg.contains("koth setup python"), "{msg}");
 }
 
 /// Write `source` as a script in a fresh temporary folder and load it, started `start`.

@@ -98,6 +98,7 @@ fn bank_heist_archive(sb: &Sandbox) -> ArchiveDir {
         games: Some(30),
         seed: 5,
         limits: Default::default(),
+        ..Default::default()
     };
     let run = heist::run(&players, &opts, 2, &|_, _| {});
     let (dir, archive) = archive_dir();
@@ -165,13 +166,26 @@ fn every_games_archive_renders_a_self_contained_page() {
         assert_eq!(d["game"], game);
         let bots = d["manifest"]["bots"].as_array().expect("bots").len();
         assert_eq!(d["leaderboard"].as_array().expect("rows").len(), bots);
+        // Bank Heist's two tournaments are below the minimum of independent matches: ratings
+        // without intervals, and the note that says why; the others have intervals.
+        let withheld = game == "bank-heist";
+        assert_eq!(d["ratings_note"].is_string(), withheld, "{game}");
         for row in d["leaderboard"].as_array().expect("rows") {
             let r = &row["rating"];
-            assert!(
-                r["low"].as_f64() <= r["rating"].as_f64()
-                    && r["rating"].as_f64() <= r["high"].as_f64(),
-                "{game}: rating and interval of {row}"
-            );
+            assert!(r["rating"].is_f64(), "{game}: {row}");
+            if withheld {
+                assert!(
+                    r["low"].is_null() && r["high"].is_null() && r["above_next"].is_null(),
+                    "{game}: {row}"
+                );
+            } else {
+                assert!(
+                    r["low"].as_f64() <= r["rating"].as_f64()
+                        && r["rating"].as_f64() <= r["high"].as_f64()
+                        && r["low"].is_f64(),
+                    "{game}: rating and interval of {row}"
+                );
+            }
         }
         // The heatmap: every pair of distinct bots compared, win rates between 0 and 1.
         let played = d["heatmap"]["played"].as_array().expect("played");
@@ -585,6 +599,21 @@ fn report_in_chromium() {
                 .is_some_and(|v| v.starts_with(&format!("ok steps={steps} "))),
             "{game}: the self-test says {verdict}"
         );
+        // Below the minimum of independent matches (Bank Heist's two tournaments) the board
+        // draws no interval bar and says why under the table; above it, a bar per bot.
+        let note = dev.eval("(document.getElementById('ratings-note') || {}).textContent || ''");
+        let bars = dev.eval("document.querySelectorAll('#board svg rect').length");
+        if game == "bank-heist" {
+            assert!(
+                note.as_str()
+                    .is_some_and(|n| n.starts_with("No 95% intervals")),
+                "{game}: {note}"
+            );
+            assert_eq!(bars, 0, "{game}");
+        } else {
+            assert_eq!(note, "", "{game}");
+            assert!(bars.as_u64() > Some(0), "{game}: {bars}");
+        }
         // Step as a reader does: the last move, then back with the button and the arrow key.
         let index = "document.getElementById('step-index').textContent";
         dev.eval("document.getElementById('last').click()");

@@ -649,6 +649,37 @@ fn verify(archive: &Path, extra: &[&str]) -> Output {
     c.output().unwrap()
 }
 
+/// `--rules original` is recorded in the manifest, and `koth verify` re-plays the archive
+/// under those rules (under the text's, every tournament would differ); a text run's
+/// manifest does not mention the rules at all.
+#[test]
+fn bank_heist_s_rules_are_recorded_and_verified() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (original, text_run) = (tmp.path().join("original"), tmp.path().join("text"));
+    let heist = Run::bank_heist();
+    heist.run(&original, &["--rules", "original"]);
+    heist.run(&text_run, &[]);
+    let manifest = |dir: &Path| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap()
+    };
+    assert_eq!(manifest(&original)["options"]["rules"], "original");
+    assert!(manifest(&text_run)["options"].get("rules").is_none());
+    assert_ne!(results(&original)["bots"], results(&text_run)["bots"]);
+    let o = verify(&original, &["--all"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("written again identically"),
+        "{}",
+        text(&o)
+    );
+    let bad = heist
+        .command(&tmp.path().join("bad"), &["--rules", "prose"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(text(&bad).contains("--rules"), "{}", text(&bad));
+}
+
 #[test]
 fn verify_confirms_an_archive_and_catches_edits_and_forgeries() {
     let tmp = tempfile::tempdir().unwrap();

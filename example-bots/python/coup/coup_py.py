@@ -3,7 +3,7 @@
 koth runs it inside CPython built for WASI:  koth coup coup_py.py other-bots...
 It runs unchanged under a native python3 too (the original arbiter's way).
 
-Protocol (shared/seeds/001_*.txt): argv[1] is the history file, argv[2] the opponent's coins,
+Protocol (docs/games/coup.md in the repository): argv[1] is the history file, argv[2] the opponent's coins,
 argv[3] ours, argv[4] our cards as reveal symbols (n + 2 of them while finishing an Exchange:
 then we print the n we keep), argv[5:] the legal moves. We append exactly one legal move,
 copied from argv, to the history file.

@@ -1,7 +1,7 @@
 //! The 31 arguments of an invocation, typed and named.
 
-use super::bank::Bank;
 use super::error::Error;
+use super::Bank;
 use std::str::FromStr;
 
 /// How many arguments follow the bot's name.
@@ -72,7 +72,8 @@ pub struct Args {
     pub game: u32,
     /// 2: the round.
     pub round: Round,
-    /// 3: the players in this game, rabble included.
+    /// 3: the players in this game, rabble included (under `koth bank-heist --rules
+    /// original`, in round 2: the round-1 heisters, as the contest's controller gave it).
     pub players: u32,
     /// 4: the players who already decided this round (round 2: heisters who answered).
     pub decided: u32,
@@ -89,16 +90,19 @@ pub struct Args {
     /// 10: the bot's round-1 bet (0 in round 1).
     pub my_bet: u64,
     /// 11: the bot's paycheck. Signed: bribes lower it, and the protocol does not promise
-    /// it stays positive.
+    /// it stays positive. (Under `--rules original` it is the wage, and bribes are paid
+    /// apart.)
     pub paycheck: i64,
     /// 12: whether the bot has a job (argv: 1 or 0).
     pub employed: bool,
     /// 13: the bot's rank among the bots (not rabble) after the previous game, from 1:
     /// 1 + the number of bots with strictly more credits.
     pub rank: u32,
-    /// 14: the mean credits of the bots.
+    /// 14: the mean credits of the bots (an integer under `--rules original`, which
+    /// truncates it).
     pub mean: f64,
-    /// 15: the mean absolute deviation of the bots' credits.
+    /// 15: the mean absolute deviation of the bots' credits (an integer under `--rules
+    /// original`, taken from the truncated mean and truncated).
     pub mad: f64,
     /// 16: the most credits any bot holds.
     pub max_credits: u64,

@@ -7,13 +7,13 @@
 
 mod answer;
 mod args;
-mod bank;
 mod error;
 
 #[cfg(test)]
 mod tests;
 
-pub use answer::{run, run_with, Answer, Decision};
+pub use answer::{run, run_with, Decision};
 pub use args::{Args, Round, ARG_COUNT, ARG_NAMES};
-pub use bank::{Bank, CREDITS_PER_HEISTER};
 pub use error::Error;
+/// The banks and the round-2 answers, from `koth-rules`: the same code koth judges with.
+pub use koth_rules::bank_heist::{Answer, Bank, CREDITS_PER_HEISTER};

@@ -67,6 +67,21 @@ fn parses_the_hosts_text() {
     assert_eq!(args.odds_at(Bank::FederalReserve), 1.95);
 }
 
+/// Under `koth bank-heist --rules original` the mean and deviation come as integers, and the
+/// negative probability a finger's penalty can leave is passed as it is.
+#[test]
+fn parses_the_original_rules_text() {
+    let argv: Vec<&str> = "950 2 31 4 31 3100 4 1 1000 1 622 1 2 493 337 2000 \
+                           5 0 0 0 0 -0.01 0.488 0.425 0.387 0.324 -0.25 1.1 1.3 1.65 1.95"
+        .split(' ')
+        .collect();
+    let args = Args::parse(&argv).unwrap();
+    assert_eq!((args.mean, args.mad), (493.0, 337.0));
+    assert_eq!((args.players, args.heisters, args.paycheck), (31, 31, 622));
+    assert_eq!(args.probability_at(Bank::Municipal), -0.01);
+    assert_eq!(args.odds_at(Bank::Municipal), -0.25);
+}
+
 #[test]
 fn errors_name_the_argument() {
     let good = busy().to_argv();

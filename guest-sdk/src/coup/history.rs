@@ -7,8 +7,7 @@
 //! line's `\n` is always the actor's, and the next line belongs to the other player. The
 //! player who writes next (this bot) is whoever's turn the write count says it is.
 
-use super::card::Card;
-use super::moves::{Action, Move};
+use super::{Action, Card, Move};
 
 /// A player, from the viewpoint of the bot reading the history.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -5,21 +5,20 @@
 //! and must append exactly one legal action to the history file (and, when finishing an
 //! Exchange, print the cards it keeps). See the crate docs for an example.
 
-mod arbiter;
-mod card;
 mod error;
 mod history;
-mod moves;
 mod play;
 mod state;
 
 #[cfg(test)]
 mod tests;
 
-pub use arbiter::legal_actions;
-pub use card::{cards_to_string, parse_cards, Card, CardCounts};
 pub use error::Error;
 pub use history::{Claim, ClaimKind, ClaimOutcome, Event, History, Player, Seat, Turn};
-pub use moves::{Action, LegalMoves, Move};
+/// The protocol's cards, actions, moves and the arbiter's legal actions, from `koth-rules`:
+/// the same code koth judges with.
+pub use koth_rules::coup::{
+    cards_to_string, legal_actions, parse_cards, Action, Card, CardCounts, LegalMoves, Move,
+};
 pub use play::{append_move, exchange_output, run, run_with, Decision};
 pub use state::{LossReason, Phase, State};

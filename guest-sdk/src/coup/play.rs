@@ -1,9 +1,8 @@
 //! Making the move: appending to the history file, the Exchange output, and `run`.
 
-use super::card::{cards_to_string, Card, CardCounts};
 use super::error::Error;
-use super::moves::{LegalMoves, Move};
 use super::state::{Phase, State};
+use super::{cards_to_string, Card, CardCounts, LegalMoves, Move};
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;

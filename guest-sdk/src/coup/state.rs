@@ -1,9 +1,8 @@
 //! Everything one invocation knows: argv and the history, from this seat's viewpoint.
 
-use super::card::{parse_cards, Card, CardCounts};
 use super::error::Error;
 use super::history::{Claim, History, Player, Seat, Turn};
-use super::moves::{Action, LegalMoves, Move};
+use super::{parse_cards, Action, Card, CardCounts, LegalMoves, Move};
 use std::path::{Path, PathBuf};
 
 /// Why the bot must give up a card without a choice of move.
@@ -100,11 +99,9 @@ impl State {
             "history.txt".to_string(),
             opp_coins.to_string(),
             my_coins.to_string(),
-            super::card::cards_to_string(cards),
+            super::cards_to_string(cards),
         ];
-        args.extend(super::arbiter::legal_actions(
-            history, cards, my_coins, opp_coins,
-        ));
+        args.extend(super::legal_actions(history, cards, my_coins, opp_coins));
         State::parse(&args, history)
     }
 

@@ -1,41 +1,7 @@
-//! The stdin input as a typed [`Input`], and answers as [`Answer`].
+//! The stdin input as a typed [`Input`].
 
-use super::card::{legal_plays, trick_winner, Card, Suit};
 use super::Error;
-
-/// An answer, or one of the previous answers a later player sees.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Answer {
-    /// `p`: pass when ordering or naming.
-    Pass,
-    /// `o`: order the turned card up.
-    OrderUp,
-    /// Name a suit as trump (not the turned card's).
-    Name(Suit),
-    /// The dealer's discard, one of its five cards or the card picked up.
-    Discard(Card),
-    /// `y` (true) or `n` (false): go alone.
-    Alone(bool),
-    /// Play a card.
-    Play(Card),
-    /// Print nothing (the answer to a trick report).
-    Nothing,
-}
-
-impl Answer {
-    /// The text to print: `p`, `o`, `h`, `9c`, `y`, `n`, or nothing.
-    pub fn token(self) -> String {
-        match self {
-            Answer::Pass => "p".into(),
-            Answer::OrderUp => "o".into(),
-            Answer::Name(s) => s.letter().to_string(),
-            Answer::Discard(c) | Answer::Play(c) => c.to_string(),
-            Answer::Alone(true) => "y".into(),
-            Answer::Alone(false) => "n".into(),
-            Answer::Nothing => String::new(),
-        }
-    }
-}
+use super::{legal_plays, trick_winner, Answer, Card, Suit};
 
 /// The phase and its lines.
 #[derive(Debug, Clone, PartialEq, Eq)]

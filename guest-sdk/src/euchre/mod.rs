@@ -5,7 +5,6 @@
 //! team's tricks this hand, the phase, then the phase's lines; the answer is printed on
 //! stdout. See the crate docs for an example.
 
-mod card;
 mod input;
 mod memory;
 mod play;
@@ -13,8 +12,12 @@ mod play;
 #[cfg(test)]
 mod tests;
 
-pub use card::{cards_to_string, legal_plays, trick_winner, Card, CardSet, Rank, Suit};
-pub use input::{Answer, Input, Phase};
+pub use input::{Input, Phase};
+/// The cards, bowers and effective suits, the rules of a trick and the answers' tokens, from
+/// `koth-rules`: the same code koth judges with.
+pub use koth_rules::euchre::{
+    cards_to_string, legal_plays, trick_winner, Answer, Card, CardSet, Rank, Suit,
+};
 pub use memory::{Memory, MEMORY_CAPACITY, MEMORY_FILE, MEMORY_LIMIT};
 pub use play::{print_answer, run, run_with, run_with_memory};
 

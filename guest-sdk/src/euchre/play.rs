@@ -1,7 +1,8 @@
 //! Answering: printing the answer, and `run`.
 
-use super::input::{Answer, Input};
+use super::input::Input;
 use super::memory::Memory;
+use super::Answer;
 use super::Error;
 use std::io::{Read, Write};
 

@@ -91,6 +91,7 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
         games: Some(a.games),
         seed: a.seed,
         limits: Limits::default(),
+        ..BankHeistOptions::default()
     };
     let players: Vec<Arc<dyn Player>> = bots
         .iter()

@@ -13,6 +13,7 @@ use koth::tournament::archive::{Archive, MANIFEST};
 use koth::tournament::journal::{Header, JOURNAL};
 use koth::tournament::leaderboard::Leaderboard;
 use koth::tournament::results::head_to_head;
+use koth::tournament::store::{run_key, Reuse, Store};
 use koth::tournament::{BotEntry, Journal, Manifest, MatchSummary, RefereeEntry, RunPlan, Shard};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -50,6 +51,12 @@ pub(crate) struct TournamentArgs {
     /// Write the HTML report (`report.html` in the archive folder) at the end of the run.
     #[arg(long)]
     pub(crate) report: bool,
+    /// Keep every finished match in this folder, by what defines it (game, options, seed,
+    /// the bots in their seats, the round, koth's version), and take from it every match it
+    /// already holds: a run after one bot changed plays only that bot's matches. The archive
+    /// is the same as a run from scratch.
+    #[arg(long, value_name = "DIR")]
+    reuse: Option<PathBuf>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -247,12 +254,31 @@ pub(crate) fn play<G: Game>(
             done.len()
         );
     }
+    let store = args
+        .reuse
+        .as_deref()
+        .map(Store::open)
+        .transpose()
+        .context("--reuse")?;
+    let reuse = store.as_ref().map(|st| {
+        let json = serde_json::to_value(&manifest).unwrap_or_default();
+        Reuse::new(
+            st,
+            run_key(&json, game.round_count_field()),
+            manifest
+                .bots
+                .iter()
+                .map(|b| (b.name.clone(), b.sha256.clone()))
+                .collect(),
+        )
+    });
     let plan = RunPlan {
         done,
         select: args
             .shard
             .map(|s| (0..total).filter(|&m| s.owns(m)).collect()),
         journal: Some(&journal),
+        reuse: reuse.as_ref(),
     };
     let players: Vec<Arc<dyn Player>> = bots
         .iter()
@@ -263,6 +289,18 @@ pub(crate) fn play<G: Game>(
     });
     let records = records?;
     journal.finish()?;
+    if let (Some(reuse), Some(dir)) = (&reuse, &args.reuse) {
+        let reused = reuse.reused.load(std::sync::atomic::Ordering::Relaxed);
+        let played = reuse.stored.load(std::sync::atomic::Ordering::Relaxed);
+        println!(
+            "Reuse: played {played} {unit} and took {reused} from {}{}",
+            dir.display(),
+            match game.reuse_note(&manifest.options) {
+                Some(note) if reused == 0 => format!(" ({note})"),
+                _ => String::new(),
+            }
+        );
+    }
     if let Some(shard) = args.shard {
         println!(
             "Shard {shard}: {owned} of {total} {unit} played in {:.2} s; their journal is in {}.\n\

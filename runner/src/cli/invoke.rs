@@ -266,7 +266,9 @@ pub(crate) fn run(args: InvokeArgs) -> anyhow::Result<ExitCode> {
             ..Limits::default()
         },
     };
-    let report = bot.invoke(&inv, vfs.as_mut());
+    // Through the bot's world, if it has one: a typed-world component is handed the decision
+    // the arguments, stdin and folder describe, as a game would hand it.
+    let report = koth::worlds::invoke(&bot, &inv, vfs.as_mut());
     let mut out = std::io::stdout().lock();
     writeln!(out, "outcome:   {}", report.outcome)?;
     writeln!(out, "fuel used: {}", report.fuel_used)?;

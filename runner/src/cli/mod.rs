@@ -10,8 +10,10 @@ mod coup;
 mod euchre;
 mod invoke;
 mod merge;
+mod new;
 mod play;
 mod report;
+mod setup;
 mod verify;
 
 use clap::{Args, Parser, Subcommand};
@@ -51,6 +53,12 @@ enum Command {
     /// Write a run's archive as one self-contained HTML page (leaderboard, heatmap, fuel,
     /// forfeits, a replay viewer, the manifest).
     Report(report::ReportArgs),
+    /// Write a starter bot: `koth new GAME LANG DIR` (coup, bank-heist, euchre; rust, c,
+    /// python, rust-component), with its README and one-line build.
+    New(new::NewArgs),
+    /// Install what some bots need beyond this binary: `koth setup python` fetches the
+    /// CPython interpreter that runs `.py` bots.
+    Setup(setup::SetupArgs),
 }
 
 /// Options shared by every command that loads bots.
@@ -67,7 +75,7 @@ pub(crate) struct EngineArgs {
     no_pooling: bool,
     /// The CPython interpreter that runs `.py` bots [default: $KOTH_PYTHON_WASM, else
     /// $XDG_CACHE_HOME/koth/python/python-3.12.0.wasm or ~/.cache/koth/python/...; install it
-    /// with `bash scripts/install-python`].
+    /// with `koth setup python`].
     #[arg(long, value_name = "FILE")]
     python: Option<PathBuf>,
 }
@@ -129,6 +137,8 @@ pub(crate) fn main() -> ExitCode {
         Command::Merge(a) => merge::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Report(a) => report::run(a),
+        Command::New(a) => new::run(a),
+        Command::Setup(a) => setup::run(a),
     };
     match result {
         Ok(code) => code,

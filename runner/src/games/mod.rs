@@ -35,6 +35,18 @@ pub trait Game: Sync {
     /// The number of matches a run of `bots` bots plays.
     fn match_count(&self, bots: usize, opts: &Self::Options) -> usize;
 
+    /// The field of the options that counts rounds (or tournaments): it decides which
+    /// matches a run has, never how one goes, so reused matches do not depend on it.
+    fn round_count_field(&self) -> &'static str {
+        "rounds"
+    }
+
+    /// Why a run with these options can reuse no match from an earlier one with other bots,
+    /// if that is so (said when nothing was reused, rather than pretend).
+    fn reuse_note(&self, _opts: &Self::Options) -> Option<String> {
+        None
+    }
+
     /// Play what `plan` selects and has not done yet; one entry per match, in match order.
     fn play(
         &self,

@@ -213,21 +213,23 @@ pub fn is_referee(bytes: &[u8]) -> bool {
         match payload {
             Payload::Version { .. } => depth += 1,
             Payload::End(_) => depth = depth.saturating_sub(1),
-            Payload::ComponentImportSection(r) if depth == 1 => {
-                if r.into_iter()
-                    .flatten()
-                    .any(|i| i.name.name.starts_with("koth:game/"))
-                {
-                    return true;
-                }
+            Payload::ComponentImportSection(r)
+                if depth == 1
+                    && r.clone()
+                        .into_iter()
+                        .flatten()
+                        .any(|i| i.name.name.starts_with("koth:game/")) =>
+            {
+                return true;
             }
-            Payload::ComponentExportSection(r) if depth == 1 => {
-                if r.into_iter()
-                    .flatten()
-                    .any(|e| e.name.name.starts_with("koth:game/"))
-                {
-                    return true;
-                }
+            Payload::ComponentExportSection(r)
+                if depth == 1
+                    && r.clone()
+                        .into_iter()
+                        .flatten()
+                        .any(|e| e.name.name.starts_with("koth:game/")) =>
+            {
+                return true;
             }
             _ => {}
         }

@@ -6,13 +6,15 @@
 use super::host::MatchHost;
 use super::record::{InvocationRecord, MatchRecord};
 use super::schedule::{self, Fixture};
-use super::shape::{GameShape, RefereeOptions};
+use super::shape::{FormatName, GameShape, RefereeOptions};
 use super::Referee;
 use crate::games::{Finished, Game, Player};
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
+use crate::tournament::ratings::MIN_MATCHES;
 use crate::tournament::receipt::digest;
-use crate::tournament::results::{head_to_head, rate, standings, write_common, Results};
+use crate::tournament::results::{head_to_head, rate, standings, write_common, MatchUnit, Results};
+use crate::tournament::store::Identity;
 use crate::tournament::{self, Manifest, MatchFormat, MatchSummary, RunError, RunPlan};
 use koth_referee::{MatchSetup, Seat};
 use serde::Serialize;
@@ -63,6 +65,13 @@ impl MatchFormat for Matches<'_> {
 
     fn matches(&self) -> &[Fixture] {
         &self.fixtures
+    }
+
+    fn identity(&self, f: &Fixture) -> Option<Identity> {
+        Some(Identity {
+            round: f.round,
+            seats: f.seats.clone(),
+        })
     }
 
     fn play(&self, _index: usize, f: &Fixture) -> MatchRecord {
@@ -217,12 +226,11 @@ fn summarize(
     }
 }
 
-/// The leaderboard's columns for `shape`. Names are leaked: a run builds them once.
+/// The leaderboard's columns for `shape`.
 fn columns(shape: &GameShape) -> Columns {
-    let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
     Columns {
-        score: shape.scoring.score_name.as_deref().map(leak),
-        matches: leak(&shape.scoring.matches),
+        score: shape.scoring.score_name.clone(),
+        matches: shape.scoring.matches.clone(),
         spread: shape.scoring.spread,
         points: shape.scoring.points,
     }
@@ -239,6 +247,16 @@ impl Game for RefereeGame {
 
     fn match_count(&self, bots: usize, opts: &RefereeOptions) -> usize {
         schedule::count(opts, bots).unwrap_or(0)
+    }
+
+    fn reuse_note(&self, opts: &RefereeOptions) -> Option<String> {
+        (opts.format == FormatName::AllPlayAll).then(|| {
+            format!(
+                "every bot plays in every match of {} (all-play-all), so a change to any bot \
+                 replays them all",
+                self.name
+            )
+        })
     }
 
     fn play(
@@ -280,7 +298,25 @@ impl Game for RefereeGame {
             .collect();
         let digests = records.iter().map(digest).collect();
         let mut leaderboard = standings(&names, &summaries, columns(&opts.game));
-        rate(&mut leaderboard, &names, &summaries, opts.seed);
+        let per_round = schedule::count(
+            &RefereeOptions {
+                rounds: 1,
+                ..opts.clone()
+            },
+            names.len(),
+        )
+        .unwrap_or(1)
+        .max(1);
+        let many = opts.game.scoring.matches.clone();
+        let unit = MatchUnit {
+            one: many.strip_suffix('s').unwrap_or(&many).to_string(),
+            advice: format!(
+                "run with --rounds {} or more",
+                MIN_MATCHES.div_ceil(per_round)
+            ),
+            many,
+        };
+        rate(&mut leaderboard, &names, &summaries, opts.seed, &unit);
         RefereeRun {
             fixtures,
             records,

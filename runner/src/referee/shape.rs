@@ -357,8 +357,10 @@ mod tests {
 
     #[test]
     fn each_broken_description_is_named() {
+        // Each case breaks one field of a valid description.
+        type Break = Box<dyn Fn(&mut Description)>;
         let caps = VfsLimits::default();
-        let cases: Vec<(&str, Box<dyn Fn(&mut Description)>)> = vec![
+        let cases: Vec<(&str, Break)> = vec![
             ("name", Box::new(|d| d.name = "Euchre!".into())),
             ("seats", Box::new(|d| d.seating = Seating::Fixed(1))),
             (

@@ -35,6 +35,7 @@ mod tests {
             archive: "</script><script>alert(1)</script><!--".into(),
             manifest: serde_json::json!({"game": "coup"}),
             leaderboard: Vec::new(),
+            ratings_note: None,
             heatmap: Heatmap::default(),
             fuel: Vec::new(),
             forfeits: Forfeits::default(),

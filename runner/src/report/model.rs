@@ -19,6 +19,9 @@ pub struct ReportData {
     pub manifest: serde_json::Value,
     /// The leaderboard rows of `results.json` (ratings and intervals included), best first.
     pub leaderboard: Vec<serde_json::Value>,
+    /// Why the ratings have no intervals (`results.json`'s `ratings_note`), when they have
+    /// none.
+    pub ratings_note: Option<String>,
     /// The pairwise win rates.
     pub heatmap: Heatmap,
     /// Fuel per decision, per bot, in leaderboard order.
@@ -108,8 +111,6 @@ impl ReportData {
                 what: "no `game`".into(),
             })?
             .to_string();
-        // A game played by a referee plugin names its referee (file, SHA-256, limits).
-        let referee = manifest.get("referee").is_some_and(|r| !r.is_null());
         let schema = results.get("schema").and_then(|s| s.as_str());
         if schema != Some(crate::tournament::results::RESULTS_SCHEMA) {
             return Err(ReportError::Malformed {
@@ -126,6 +127,10 @@ impl ReportData {
             .and_then(|b| b.as_array())
             .cloned()
             .unwrap_or_default();
+        let ratings_note = results
+            .get("ratings_note")
+            .and_then(|n| n.as_str())
+            .map(String::from);
         let names: Vec<String> = leaderboard
             .iter()
             .filter_map(|r| r.get("bot")?.as_str().map(String::from))
@@ -162,7 +167,7 @@ impl ReportData {
             }
         }
         let mut adapter =
-            replay::adapter(&game, referee, &results).ok_or_else(|| ReportError::UnknownGame {
+            replay::adapter(&manifest, &results).ok_or_else(|| ReportError::UnknownGame {
                 path: manifest_path.clone(),
                 game: game.clone(),
             })?;
@@ -171,6 +176,7 @@ impl ReportData {
             archive: root.display().to_string(),
             manifest,
             leaderboard,
+            ratings_note,
             heatmap,
             fuel: Vec::new(),
             forfeits,

@@ -13,6 +13,7 @@
 use super::ReportError;
 use crate::games::{bank_heist, coup, euchre};
 use crate::referee::record::InvocationRecord;
+use crate::referee::shape::GameShape;
 use crate::sandbox::Outcome;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -97,20 +98,24 @@ pub(crate) trait Adapter {
     fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError>;
 }
 
-/// The adapter for `game` (the manifest's name), played by a referee plugin or not;
-/// `results` is `results.json`. A built-in game's name picks its own adapter even when a
-/// referee played it (koth's Euchre as a plugin writes `koth euchre`'s very archive); any
-/// other game a referee played reads as every referee's archive does.
+/// The adapter for an archive, from its manifest; `results` is `results.json`. A built-in
+/// game's name picks its own adapter even when a referee played it (koth's Euchre as a plugin
+/// writes `koth euchre`'s very archive); any other game a referee played (its manifest's
+/// options hold the game's shape) reads as every referee's archive does.
 pub(crate) fn adapter(
-    game: &str,
-    referee: bool,
+    manifest: &serde_json::Value,
     results: &serde_json::Value,
 ) -> Option<Box<dyn Adapter>> {
+    let game = manifest.get("game")?.as_str()?;
+    if !matches!(game, "coup" | "euchre" | "bank-heist") {
+        let shape = manifest.pointer("/options/game")?;
+        let shape: GameShape = serde_json::from_value(shape.clone()).ok()?;
+        return Some(Box::new(Plugin::new(shape, results)));
+    }
     match game {
         "coup" => Some(Box::new(Coup::new(results))),
         "euchre" => Some(Box::new(Euchre)),
         "bank-heist" => Some(Box::new(BankHeist::default())),
-        _ if referee => Some(Box::new(Plugin::new(results))),
         _ => None,
     }
 }
@@ -354,12 +359,14 @@ struct PluginLine {
 /// Any referee's game: each step is a decision as the referee judged it (its answer, its
 /// failure, its events as the state after).
 struct Plugin {
+    /// The game's seats and teams, for the seats' names.
+    shape: GameShape,
     /// Each match's label, from `results.json`.
     labels: Vec<String>,
 }
 
 impl Plugin {
-    fn new(results: &serde_json::Value) -> Plugin {
+    fn new(shape: GameShape, results: &serde_json::Value) -> Plugin {
         let labels = results
             .get("matches")
             .and_then(|m| m.as_array())
@@ -374,7 +381,7 @@ impl Plugin {
                     .collect()
             })
             .unwrap_or_default();
-        Plugin { labels }
+        Plugin { shape, labels }
     }
 }
 
@@ -401,7 +408,7 @@ impl Adapter for Plugin {
             });
         }
         let step = Step {
-            seat: format!("seat {}, {}", inv.seat, inv.phase),
+            seat: format!("{}, {}", self.shape.seat_name(inv.seat as usize), inv.phase),
             view,
             answer: inv.answer,
             stdout: inv.stdout,

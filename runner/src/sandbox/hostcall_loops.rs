@@ -77,6 +77,8 @@ const MIB: u64 = 1 << 20;
 const FD: u32 = 4;
 /// Every right.
 const ALL_RIGHTS: u64 = (1 << 29) - 1;
+/// The right to write.
+const FD_WRITE: u64 = 0x40;
 
 /// oflags.
 const CREAT: u32 = 1;
@@ -638,7 +640,8 @@ pub fn loops() -> Vec<HostcallLoop> {
             I(p),
             I(l),
             I(DIRECTORY),
-            L(ALL_RIGHTS),
+            // Every right but FD_WRITE: a directory asked for with it is EISDIR.
+            L(ALL_RIGHTS & !FD_WRITE),
             L(ALL_RIGHTS),
             I(0),
             I(OUT),

@@ -81,12 +81,12 @@ impl Row {
 }
 
 /// Which columns a game's leaderboard shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Columns {
     /// The score's name; `None` when the score is the win count (Coup), shown once.
-    pub score: Option<&'static str>,
+    pub score: Option<String>,
     /// What a match is called (`games`, `tournaments`).
-    pub matches: &'static str,
+    pub matches: String,
     /// Show the per-match mean ± standard deviation.
     pub spread: bool,
     /// Show points for and against.
@@ -98,7 +98,7 @@ impl Columns {
     pub fn wins() -> Columns {
         Columns {
             score: None,
-            matches: "games",
+            matches: "games".into(),
             spread: false,
             points: false,
         }
@@ -107,8 +107,8 @@ impl Columns {
     /// Score = credits summed over tournaments, with their spread (Bank Heist).
     pub fn credits() -> Columns {
         Columns {
-            score: Some("credits"),
-            matches: "tourn.",
+            score: Some("credits".into()),
+            matches: "tourn.".into(),
             spread: true,
             points: false,
         }
@@ -118,7 +118,7 @@ impl Columns {
     pub fn points() -> Columns {
         Columns {
             score: None,
-            matches: "games",
+            matches: "games".into(),
             spread: false,
             points: true,
         }
@@ -139,18 +139,26 @@ pub struct Leaderboard {
     /// What the table shows.
     #[serde(skip)]
     pub columns: Columns,
+    /// A line printed under the table: why the ratings have no intervals, when they have none
+    /// (see [`super::ratings::MIN_MATCHES`]).
+    #[serde(skip)]
+    pub note: Option<String>,
 }
 
 impl Leaderboard {
     /// Sort rows into leaderboard order.
     pub fn new(mut rows: Vec<Row>, columns: Columns) -> Self {
         rows.sort_by(|a, b| b.score.cmp(&a.score).then_with(|| a.bot.cmp(&b.bot)));
-        Leaderboard { rows, columns }
+        Leaderboard {
+            rows,
+            columns,
+            note: None,
+        }
     }
 
     /// A plain-text table for the terminal and the archive.
     pub fn render(&self) -> String {
-        let c = self.columns;
+        let c = &self.columns;
         let width = self
             .rows
             .iter()
@@ -172,7 +180,7 @@ impl Leaderboard {
             .max("mean ± sd".len());
         let mut out = String::new();
         let _ = write!(out, "{:>4}  {:<width$}", "rank", "bot");
-        if let Some(score) = c.score {
+        if let Some(score) = &c.score {
             let _ = write!(out, "  {score:>12}");
         }
         if c.spread {
@@ -183,7 +191,17 @@ impl Leaderboard {
         }
         let rated = self.rows.iter().any(|r| r.rating.is_some());
         if rated {
-            let _ = write!(out, "  {:>18}  {:>6}", "rating [95% CI]", "P>next");
+            // Only a run with intervals heads the column with them (see `note`).
+            let interval = self
+                .rows
+                .iter()
+                .any(|r| r.rating.is_some_and(|x| x.low.is_some()));
+            let head = if interval {
+                "rating [95% CI]"
+            } else {
+                "rating"
+            };
+            let _ = write!(out, "  {head:>18}  {:>6}", "P>next");
         }
         let _ = writeln!(
             out,
@@ -216,7 +234,12 @@ impl Leaderboard {
             if rated {
                 let (cell, next) = match r.rating {
                     Some(x) => (
-                        format!("{:.0} [{:.0}, {:.0}]", x.rating, x.low, x.high),
+                        match (x.low, x.high) {
+                            (Some(low), Some(high)) => {
+                                format!("{:.0} [{low:.0}, {high:.0}]", x.rating)
+                            }
+                            _ => format!("{:.0}", x.rating),
+                        },
                         x.above_next
                             .map_or("-".to_string(), |p| format!("{:.0}%", 100.0 * p)),
                     ),
@@ -234,6 +257,9 @@ impl Leaderboard {
                 per_move,
                 forfeits
             );
+        }
+        if let Some(note) = &self.note {
+            let _ = writeln!(out, "{note}");
         }
         out
     }
@@ -259,5 +285,33 @@ mod tests {
         let wins = Leaderboard::new(vec![row], Columns::wins()).render();
         assert!(!wins.contains("credits") && !wins.contains("mean"));
         assert!(wins.lines().next().unwrap().starts_with("rank  bot"));
+    }
+
+    #[test]
+    fn a_rating_without_an_interval_stands_alone_and_the_note_says_why() {
+        let rated = |low: Option<f64>| Row {
+            bot: "lurker".into(),
+            rating: Some(super::super::ratings::Rating {
+                rating: 1600.0,
+                low,
+                high: low.map(|l| l + 100.0),
+                above_next: None,
+            }),
+            ..Row::default()
+        };
+        let mut lb = Leaderboard::new(vec![rated(None)], Columns::wins());
+        lb.note = Some("No 95% intervals or P>next: too few.".into());
+        let text = lb.render();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].contains(" rating  P>next") && !lines[0].contains("95% CI"));
+        assert!(
+            lines[1].contains(" 1600 ") && !lines[1].contains('['),
+            "{text}"
+        );
+        assert_eq!(lines.last(), Some(&"No 95% intervals or P>next: too few."));
+        let lb = Leaderboard::new(vec![rated(Some(1550.0))], Columns::wins());
+        let text = lb.render();
+        assert!(text.contains("rating [95% CI]") && text.contains("1600 [1550, 1650]"));
+        assert_eq!(text.lines().count(), 2);
     }
 }

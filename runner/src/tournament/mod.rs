@@ -18,6 +18,7 @@ pub mod ratings;
 pub mod receipt;
 pub mod results;
 pub mod scheduler;
+pub mod store;
 
 pub use journal::{Journal, Shard};
 pub use results::{BotEntry, Manifest, MatchSummary, RefereeEntry};
@@ -49,6 +50,12 @@ pub trait MatchFormat: Sync {
 
     /// Play match `index`.
     fn play(&self, index: usize, m: &Self::Match) -> Self::Record;
+
+    /// What defines match `m`, for keeping it and reusing it in a later run (its round and
+    /// the bot in each seat): `None` when it cannot be reused (it depends on other matches).
+    fn identity(&self, _m: &Self::Match) -> Option<store::Identity> {
+        None
+    }
 }
 
 /// Which matches a run plays and what it already has.
@@ -59,6 +66,8 @@ pub struct RunPlan<'a, R> {
     pub select: Option<BTreeSet<usize>>,
     /// Where each newly finished match is appended.
     pub journal: Option<&'a Journal>,
+    /// Where finished matches are kept and looked up by what defines them.
+    pub reuse: Option<&'a store::Reuse<'a>>,
 }
 
 impl<R> Default for RunPlan<'_, R> {
@@ -67,6 +76,7 @@ impl<R> Default for RunPlan<'_, R> {
             done: BTreeMap::new(),
             select: None,
             journal: None,
+            reuse: None,
         }
     }
 }
@@ -103,7 +113,10 @@ pub fn run<F: MatchFormat>(
     workers: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
     plan: RunPlan<'_, F::Record>,
-) -> Result<Vec<Option<F::Record>>, RunError> {
+) -> Result<Vec<Option<F::Record>>, RunError>
+where
+    F::Record: serde::de::DeserializeOwned,
+{
     let matches = format.matches();
     let uses: Vec<Vec<usize>> = matches.iter().map(|m| format.shared_state(m)).collect();
     let shared = uses.iter().any(|u| !u.is_empty());
@@ -111,8 +124,30 @@ pub fn run<F: MatchFormat>(
         mut done,
         select,
         journal,
+        reuse,
     } = plan;
     let selected = |i: &usize| select.as_ref().is_none_or(|s| s.contains(i));
+    let keys: Vec<Option<[u8; 32]>> = matches
+        .iter()
+        .map(|m| Some(reuse?.key(&format.identity(m)?)))
+        .collect();
+    // Matches the store already holds are taken as they are (and journaled, so a shard's
+    // journal is whole for the merge).
+    if let Some(reuse) = reuse.filter(|_| !shared) {
+        for i in (0..matches.len()).filter(selected) {
+            if done.contains_key(&i) {
+                continue;
+            }
+            let Some(record) = keys[i].and_then(|k| reuse.store.get::<F::Record>(&k)) else {
+                continue;
+            };
+            if let Some(journal) = journal {
+                journal.append(i, &record);
+            }
+            reuse.took();
+            done.insert(i, record);
+        }
+    }
     let todo: Vec<usize> = (0..matches.len())
         .filter(selected)
         .filter(|i| !done.contains_key(i))
@@ -138,6 +173,12 @@ pub fn run<F: MatchFormat>(
             let record = format.play(i, &matches[i]);
             if let Some(journal) = journal {
                 journal.append(i, &record);
+            }
+            if let (Some(reuse), Some(key)) = (reuse, keys[i]) {
+                // A store that cannot be written costs the reuse, never the run.
+                if reuse.store.put(&key, &record).is_ok() {
+                    reuse.kept();
+                }
             }
             record
         },
@@ -182,6 +223,14 @@ mod tests {
             self.played.fetch_add(1, Ordering::SeqCst);
             m * m
         }
+
+        fn identity(&self, m: &usize) -> Option<store::Identity> {
+            // Match m seats bots m and m + 1, in round 0.
+            (!self.shared).then(|| store::Identity {
+                round: 0,
+                seats: vec![*m, m + 1],
+            })
+        }
     }
 
     fn squares(n: usize, shared: bool) -> Squares {
@@ -199,7 +248,7 @@ mod tests {
             // Already done, with a record the format would not give: it must be kept as is.
             done: [(2, 1000), (5, 1001)].into_iter().collect(),
             select: Some([1, 2, 3, 5, 8].into_iter().collect()),
-            journal: None,
+            ..RunPlan::all()
         };
         let last = AtomicUsize::new(0);
         let out = run(
@@ -237,13 +286,62 @@ mod tests {
         let f = squares(6, false);
         let plan = RunPlan {
             done: [(0, 0)].into_iter().collect(),
-            select: None,
             journal: Some(&j),
+            ..RunPlan::all()
         };
         run(&f, 3, &|_, _| {}, plan).unwrap();
         j.finish().unwrap();
         let (_, records) = journal::read::<usize>(&path).unwrap();
         assert_eq!(records, (1..6).map(|i| (i, i * i)).collect());
+    }
+
+    #[test]
+    fn a_run_plays_only_the_matches_its_store_lacks_and_journals_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let st = store::Store::open(&dir.path().join("store")).unwrap();
+        let bots = |n: usize, changed: usize| -> Vec<(String, String)> {
+            (0..n)
+                .map(|b| {
+                    let sha = if b == changed { "new" } else { "old" };
+                    (format!("b{b}"), sha.to_string())
+                })
+                .collect()
+        };
+        let first = store::Reuse::new(&st, [1; 32], bots(7, 99));
+        let f = squares(6, false);
+        let plan = RunPlan {
+            reuse: Some(&first),
+            ..RunPlan::all()
+        };
+        let all = run(&f, 2, &|_, _| {}, plan).unwrap();
+        assert_eq!(f.played.load(Ordering::SeqCst), 6);
+        assert_eq!(first.stored.load(Ordering::SeqCst), 6);
+        // Bot 3 changed: matches 2 (bots 2, 3) and 3 (bots 3, 4) are played again.
+        let second = store::Reuse::new(&st, [1; 32], bots(7, 3));
+        let f2 = squares(6, false);
+        let path = dir.path().join(journal::JOURNAL);
+        let j = Journal::create(&path, &journal::Header::new(6, None)).unwrap();
+        let plan = RunPlan {
+            reuse: Some(&second),
+            journal: Some(&j),
+            ..RunPlan::all()
+        };
+        let again = run(&f2, 2, &|_, _| {}, plan).unwrap();
+        assert_eq!(again, all);
+        assert_eq!(f2.played.load(Ordering::SeqCst), 2);
+        assert_eq!(second.reused.load(Ordering::SeqCst), 4);
+        j.finish().unwrap();
+        let (_, journaled) = journal::read::<usize>(&path).unwrap();
+        assert_eq!(journaled.len(), 6, "reused matches are journaled too");
+        // Another run identity shares nothing.
+        let other = store::Reuse::new(&st, [2; 32], bots(7, 99));
+        let f3 = squares(6, false);
+        let plan = RunPlan {
+            reuse: Some(&other),
+            ..RunPlan::all()
+        };
+        run(&f3, 2, &|_, _| {}, plan).unwrap();
+        assert_eq!(f3.played.load(Ordering::SeqCst), 6);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::archive::{Archive, ArchiveError};
 use super::leaderboard::{Columns, Leaderboard, Row, Spread};
+use super::ratings::{independent_matches, MIN_MATCHES};
 use serde::{Deserialize, Serialize};
 
 /// The version of `results.json`'s layout. Bump it when the layout changes.
@@ -142,13 +143,28 @@ pub fn standings(names: &[String], summaries: &[MatchSummary], columns: Columns)
     Leaderboard::new(rows, columns)
 }
 
+/// How a game names its matches and how a user asks for more of them, for the line that says
+/// why a run's ratings have no intervals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchUnit {
+    /// One match (`tournament`, `game`).
+    pub one: String,
+    /// Several (`tournaments`, `games`).
+    pub many: String,
+    /// How to play at least [`MIN_MATCHES`] of them (`run with --tournaments 5 or more`).
+    pub advice: String,
+}
+
 /// Add each bot's rating, its 95% interval and the probability it is truly above the next
-/// row to the leaderboard (see [`super::ratings`]); the bootstrap draws from `seed`.
+/// row to the leaderboard (see [`super::ratings`]); the bootstrap draws from `seed`. Below
+/// [`MIN_MATCHES`] independent matches the ratings have no interval and the leaderboard's
+/// note says why, in `unit`'s words.
 pub fn rate(
     leaderboard: &mut Leaderboard,
     names: &[String],
     summaries: &[MatchSummary],
     seed: u64,
+    unit: &MatchUnit,
 ) {
     let index = |bot: &str| names.iter().position(|n| n == bot);
     let order: Vec<usize> = leaderboard
@@ -160,6 +176,37 @@ pub fn rate(
     for row in &mut leaderboard.rows {
         row.rating = index(&row.bot).and_then(|i| ratings.get(i).copied());
     }
+    leaderboard.note = withheld(names.len(), summaries, unit);
+}
+
+/// Why a run's ratings have no intervals (`None` when they have them).
+fn withheld(bots: usize, summaries: &[MatchSummary], unit: &MatchUnit) -> Option<String> {
+    let independent = independent_matches(summaries);
+    if independent >= MIN_MATCHES {
+        return None;
+    }
+    const NONE: &str = "No 95% intervals or P>next";
+    if bots < 2 {
+        return Some(format!(
+            "{NONE}: a lone bot has nobody to be compared with."
+        ));
+    }
+    // Enough were planned: the void ones (which count for nobody) are missing.
+    let advice = if summaries.len() >= MIN_MATCHES {
+        format!("the void {} count for nobody: re-play them", unit.many)
+    } else {
+        unit.advice.clone()
+    };
+    let units = if independent == 1 {
+        &unit.one
+    } else {
+        &unit.many
+    };
+    Some(format!(
+        "{NONE}: a bootstrap over {independent} independent {units} cannot show how uncertain \
+         the ratings are; it needs at least {MIN_MATCHES} {}: {advice}.",
+        unit.many
+    ))
 }
 
 /// The head-to-head table of a run whose matches all have two participants (Coup's games,
@@ -242,6 +289,10 @@ pub struct Results<D> {
     pub game: String,
     /// The leaderboard rows, best first.
     pub bots: Vec<Row>,
+    /// Why the ratings have no intervals (their `low`, `high` and `above_next` are null), when
+    /// the run has fewer than [`MIN_MATCHES`] independent matches; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub ratings_note: Option<String>,
     /// The matches the host could not complete (each can be re-played from the manifest).
     pub void_matches: Vec<usize>,
     /// Every match.
@@ -268,6 +319,7 @@ impl<D> Results<D> {
             schema: RESULTS_SCHEMA.to_string(),
             game: game.to_string(),
             bots: leaderboard.rows.clone(),
+            ratings_note: leaderboard.note.clone(),
             void_matches: summaries
                 .iter()
                 .enumerate()
@@ -452,5 +504,73 @@ mod tests {
         let s = lb.rows[0].spread.unwrap();
         assert!((s.mean - 200.0).abs() < 1e-9);
         assert!((s.sd - 100.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn below_the_minimum_the_ratings_say_why_and_how_to_get_intervals() {
+        let unit = MatchUnit {
+            one: "tournament".into(),
+            many: "tournaments".into(),
+            advice: "run with --tournaments 5 or more".into(),
+        };
+        let heist = |void: bool| MatchSummary {
+            participants: vec![0, 1, 2],
+            scores: vec![30, 20, 10],
+            winners: vec![0],
+            void: void.then(|| "host fault".into()),
+            ..MatchSummary::default()
+        };
+        let rated = |summaries: &[MatchSummary], names: &[String]| {
+            let mut lb = standings(names, summaries, Columns::credits());
+            rate(&mut lb, names, summaries, 1, &unit);
+            lb
+        };
+        // One tournament: ratings, no interval, and the note, in results.json too.
+        let one = rated(&[heist(false)], &names());
+        assert_eq!(
+            one.note.as_deref(),
+            Some(
+                "No 95% intervals or P>next: a bootstrap over 1 independent tournament cannot \
+                 show how uncertain the ratings are; it needs at least 5 tournaments: run with \
+                 --tournaments 5 or more."
+            )
+        );
+        assert!(one.rows.iter().all(|r| r
+            .rating
+            .is_some_and(|x| x.low.is_none() && x.high.is_none() && x.above_next.is_none())));
+        let json = serde_json::to_value(Results::new("g", &names(), &one, &[], &[], ())).unwrap();
+        assert_eq!(json["ratings_note"], one.note.clone().unwrap().as_str());
+        let r = &json["bots"][0]["rating"];
+        assert!(r["rating"].is_f64() && r["low"].is_null() && r["high"].is_null());
+        // Five: intervals, and neither note nor key.
+        let five = rated(&vec![heist(false); 5], &names());
+        assert_eq!(five.note, None);
+        assert!(five
+            .rows
+            .iter()
+            .all(|r| r.rating.is_some_and(|x| x.low.is_some())));
+        let json = serde_json::to_value(Results::new("g", &names(), &five, &[], &[], ())).unwrap();
+        assert!(json.get("ratings_note").is_none());
+        // Enough planned but some void: re-play them.
+        let mut voided = vec![heist(false); 4];
+        voided.push(heist(true));
+        let note = rated(&voided, &names()).note.unwrap();
+        assert!(
+            note.contains("over 4 independent tournaments")
+                && note.ends_with("the void tournaments count for nobody: re-play them."),
+            "{note}"
+        );
+        // A lone bot is compared with nobody, however many tournaments.
+        let lone = MatchSummary {
+            participants: vec![0],
+            scores: vec![5],
+            winners: vec![0],
+            ..MatchSummary::default()
+        };
+        let note = rated(&vec![lone; 6], &names()[..1]).note.unwrap();
+        assert!(
+            note.ends_with("a lone bot has nobody to be compared with."),
+            "{note}"
+        );
     }
 }

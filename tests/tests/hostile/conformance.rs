@@ -4,8 +4,8 @@
 use crate::common::*;
 use koth::sandbox::{Errno, Outcome};
 
-/// Rights are a mask per descriptor type: a directory opens with `FD_WRITE` asked for, a
-/// directory never holds file rights, rights only shrink and a dropped right is refused;
+/// Rights are a mask per descriptor type: a directory opens with `FD_WRITE` asked for (without
+/// `O_DIRECTORY`), a directory never holds file rights, rights only shrink and a dropped right is refused;
 /// fdflags are reported as opened; `O_CREAT|O_EXCL` of a folder is `EEXIST`.
 #[test]
 fn rights_are_modelled_per_type_and_only_shrink() {
@@ -17,7 +17,7 @@ fn rights_are_modelled_per_type_and_only_shrink() {
     let nc = errno(Errno::Notcapable);
     #[rustfmt::skip]
     assert_eq!(values(&r), vec![
-        0,                      // open "." with O_DIRECTORY and FD_WRITE asked for
+        0,                      // open "." with FD_WRITE asked for, without O_DIRECTORY
         3, 0, 0x2000,           // a directory; no read/seek/write/set-size; PATH_OPEN
         0, 0x1a,                // a file opened SYNC|DSYNC|RSYNC, reported so
         0x44,                   // FD_SEEK and FD_WRITE, no PATH_OPEN
@@ -207,6 +207,77 @@ fn slashes_dots_and_links_answer_as_wasmtime_wasi() {
             file("n/f", b""),
             symlink("s", "history.txt"),
             file("z", b""),
+        ]
+    );
+    assert_host_unharmed(&sb);
+}
+
+/// `path_open` with `O_DIRECTORY` and `FD_WRITE` is `EISDIR` (of a folder, the preopen, a
+/// followed link to one, and whatever the parent descriptor passes on), as wasmtime-wasi and
+/// POSIX answer; it stays `ENOTDIR`, `ENOENT` or `ELOOP` where the name is no folder; the
+/// same folder opens without `FD_WRITE`, and without `O_DIRECTORY` (rights are a mask).
+/// `tests/wasi-diff` runs the same bot under wasmtime-wasi.
+#[test]
+fn a_directory_asked_for_with_the_write_right_is_eisdir() {
+    let sb = sandbox();
+    let bot = load(&sb, "dir_write_rights");
+    let mut d = coup_dir();
+    let r = run(&bot, &mut d);
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    let isdir = errno(Errno::Isdir);
+    #[rustfmt::skip]
+    assert_eq!(values(&r), vec![
+        0,                      // mkdir d
+        isdir, isdir,           // d, O_DIRECTORY, FD_WRITE / every right
+        0, 0,                   // d, O_DIRECTORY, FD_READDIR: opens; close
+        isdir,                  // ".", O_DIRECTORY, FD_WRITE
+        0, 0,                   // create f; close
+        errno(Errno::Notdir),   // f, O_DIRECTORY, FD_WRITE
+        errno(Errno::Noent),    // a missing name
+        0, isdir,               // ld -> d; followed
+        errno(Errno::Loop),     // not followed
+        0, isdir, 0, 0,         // from a folder passing no right on: still EISDIR; without FD_WRITE opens
+        0, errno(Errno::Badf), 0, // d with FD_WRITE, without O_DIRECTORY: opens, not writable
+    ]);
+    assert_eq!(
+        d.snapshot(),
+        vec![
+            dir("d"),
+            file("f", b""),
+            file("history.txt", HISTORY),
+            symlink("ld", "d"),
+        ]
+    );
+    assert_host_unharmed(&sb);
+}
+
+/// `path_symlink` with an absolute target is `EPERM` (wasmtime-wasi's answer), before the new
+/// name is looked at, and makes nothing; a target that is not UTF-8 is `EILSEQ` first; a
+/// relative target still works. `tests/wasi-diff` runs the same bot under wasmtime-wasi.
+#[test]
+fn an_absolute_symlink_target_is_refused_with_eperm() {
+    let sb = sandbox();
+    let bot = load(&sb, "symlink_absolute_target");
+    let mut d = coup_dir();
+    let r = run(&bot, &mut d);
+    assert_eq!(r.outcome, Outcome::Ok, "{r:?}");
+    let perm = errno(Errno::Perm);
+    #[rustfmt::skip]
+    assert_eq!(values(&r), vec![
+        0, 0,                   // create f; close
+        perm, perm, perm, perm, // "/", "/etc/passwd", "//x", "/.."
+        perm, perm,             // at an existing name, at an absolute name
+        errno(Errno::Ilseq),    // "/\xff"
+        0,                      // rel -> a
+        errno(Errno::Noent),    // nothing at r
+        0, 1,                   // readlink rel
+    ]);
+    assert_eq!(
+        d.snapshot(),
+        vec![
+            file("f", b""),
+            file("history.txt", HISTORY),
+            symlink("rel", "a"),
         ]
     );
     assert_host_unharmed(&sb);

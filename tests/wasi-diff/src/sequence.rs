@@ -39,13 +39,16 @@ pub const NAMES: &[&str] = &[
     "l/x", "nope/x",
 ];
 /// Symlink targets. `z` names nothing in [`NAMES`] (a dangling link, until an open with
-/// `O_CREAT` through it creates it): one byte long like every name a call can create.
-pub const TARGETS: &[&str] = &["a", "d", "d/x", "z", "../a", "l", ".", "e/../x"];
+/// `O_CREAT` through it creates it): one byte long like every name a call can create. `/` is
+/// absolute, which both refuse to link to (`EPERM`).
+pub const TARGETS: &[&str] = &["a", "d", "d/x", "z", "../a", "l", ".", "e/../x", "/"];
 /// Descriptor slots the bot keeps, filled by opens.
 pub const SLOTS: u8 = 6;
 /// What a slot holds before its first open: a descriptor that is never valid.
 pub const NO_FD: u32 = 99;
 const OFLAG_CREAT: u16 = 1;
+/// `O_DIRECTORY`.
+pub const OFLAG_DIRECTORY: u16 = 2;
 const OFLAG_TRUNC: u16 = 8;
 /// The `FD_WRITE` right.
 pub const RIGHT_FD_WRITE: u64 = 0x40;

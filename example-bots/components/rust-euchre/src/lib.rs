@@ -77,7 +77,7 @@ impl Guest for Plain {
                 }
             }
             Phase::Naming(previous) => {
-                // The input does not repeat the turned suit: naming it gets the spec's
+                // The input does not repeat the turned suit: naming it gets the phase's
                 // default (pass), which is what this bot would do anyway.
                 let turned_out: Vec<Suit> = previous
                     .iter()

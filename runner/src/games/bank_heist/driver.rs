@@ -5,7 +5,7 @@
 //! "keep the bet", and it is logged with its outcome. Only a host fault (the wall-clock
 //! backstop, which fuel should make impossible) stops it, and the tournament is then void.
 
-use super::rules::{parse_bet, Answer, Args, Event, Person, Response, Round, Tournament};
+use super::rules::{Answer, Event, Person, Response, Round, Tournament, Variant};
 use crate::games::{stderr_tail, Player};
 use crate::sandbox::{Invocation, Limits, Outcome};
 use serde::{Deserialize, Serialize};
@@ -14,49 +14,6 @@ use std::fmt::Write;
 
 /// Bytes of stderr kept per failed invocation in the structured log.
 const STDERR_TAIL: usize = 512;
-
-/// A decimal as the spec settles it: plain, at most 6 digits after the point, no exponent,
-/// trailing zeros dropped but one digit kept after the point (`0.54`, `1.95`, `240.0`).
-pub fn decimal(x: f64) -> String {
-    if !x.is_finite() {
-        // Not reachable from the rules; a bot must never see `NaN` or `inf`.
-        return "0.0".into();
-    }
-    let mut s = format!("{x:.6}");
-    while s.ends_with('0') && !s.ends_with(".0") {
-        s.pop();
-    }
-    if s == "-0.0" {
-        s = "0.0".into();
-    }
-    s
-}
-
-/// The 31 arguments after the bot's name, exactly as the spec lists them.
-pub fn argv(a: &Args) -> Vec<String> {
-    let mut v = vec![
-        a.game.to_string(),
-        a.round.number().to_string(),
-        a.players.to_string(),
-        a.decided.to_string(),
-        a.heisters.to_string(),
-        a.total_bet.to_string(),
-        a.confirmed.to_string(),
-        a.bank.to_string(),
-        a.credits.to_string(),
-        a.bet.to_string(),
-        a.paycheck.to_string(),
-        u8::from(a.employed).to_string(),
-        a.rank.to_string(),
-        decimal(a.mean),
-        decimal(a.mad),
-        a.max.to_string(),
-    ];
-    v.extend(a.balance.iter().map(u64::to_string));
-    v.extend(a.probability.iter().map(|&p| decimal(p)));
-    v.extend(a.odds.iter().map(|&o| decimal(o)));
-    v
-}
 
 /// What identifies one tournament and seeds it.
 #[derive(Debug, Clone, Copy)]
@@ -71,6 +28,8 @@ pub struct TournamentSetup {
     pub root_seed: u64,
     /// Limits of every invocation.
     pub limits: Limits,
+    /// The rules the tournament follows.
+    pub variant: Variant,
 }
 
 /// Why a decision fell back to the default.
@@ -79,7 +38,7 @@ pub struct TournamentSetup {
 pub enum Failure {
     /// The invocation did not end `ok`.
     Crash(Outcome),
-    /// Round 1: the output is not an integer.
+    /// Round 1: the output is not an integer (as the rules' variant reads one).
     NotABet(String),
 }
 
@@ -184,7 +143,7 @@ pub struct TournamentRecord {
 pub fn play(setup: &TournamentSetup, players: &[&dyn Player]) -> TournamentRecord {
     let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
     let n = players.len();
-    let mut t = Tournament::new(n, setup.games, setup.rules_seed);
+    let mut t = Tournament::new(n, setup.games, setup.rules_seed).with_variant(setup.variant);
     let mut rec = TournamentRecord {
         index: setup.index,
         games: setup.games,
@@ -201,7 +160,7 @@ pub fn play(setup: &TournamentSetup, players: &[&dyn Player]) -> TournamentRecor
     let mut count: u64 = 0;
     while let Some(ask) = t.pending() {
         human.events(&t.take_events());
-        let args = argv(&ask.args);
+        let args = ask.args.to_argv();
         let round = ask.args.round;
         let inv = Invocation {
             args: args.iter().map(|a| a.as_bytes().to_vec()).collect(),
@@ -253,7 +212,13 @@ pub fn play(setup: &TournamentSetup, players: &[&dyn Player]) -> TournamentRecor
             });
             break;
         }
-        let (response, failure) = decide(round, &report.outcome, &stdout, ask.args.credits);
+        let (response, failure) = decide(
+            setup.variant,
+            round,
+            &report.outcome,
+            &stdout,
+            ask.args.credits,
+        );
         let decision = match response {
             Response::Bet(b) => format!("bet {b}"),
             Response::Answer(a) => a.as_str().to_string(),
@@ -289,9 +254,11 @@ pub fn play(setup: &TournamentSetup, players: &[&dyn Player]) -> TournamentRecor
     rec
 }
 
-/// The decision a bot's invocation comes to: its answer, or the default (bet 0, keep the bet)
-/// with the reason. `stdout` is whatever the bot printed, as lossy UTF-8.
+/// The decision a bot's invocation comes to under `variant`'s rules: its answer, or the
+/// default (bet 0, keep the bet) with the reason. `stdout` is whatever the bot printed, as
+/// lossy UTF-8.
 pub fn decide(
+    variant: Variant,
     round: Round,
     outcome: &Outcome,
     stdout: &str,
@@ -305,15 +272,13 @@ pub fn decide(
         return (default, Some(Failure::Crash(outcome.clone())));
     }
     match round {
-        Round::One => {
-            let text = stdout.trim();
-            if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
-                (Response::Bet(parse_bet(text, credits)), None)
-            } else {
-                let shown: String = text.chars().take(80).collect();
+        Round::One => match variant.read_bet(stdout, credits) {
+            Some(bet) => (Response::Bet(bet), None),
+            None => {
+                let shown: String = stdout.trim().chars().take(80).collect();
                 (Response::Bet(0), Some(Failure::NotABet(shown)))
             }
-        }
+        },
         Round::Two => (Response::Answer(Answer::parse(stdout)), None),
     }
 }
@@ -385,20 +350,6 @@ mod tests {
     use super::*;
     use crate::sandbox::{Report, Vfs};
 
-    #[test]
-    fn decimals_are_plain_with_at_most_six_digits() {
-        assert_eq!(decimal(0.54), "0.54");
-        assert_eq!(decimal(1.95), "1.95");
-        assert_eq!(decimal(1234.5), "1234.5");
-        assert_eq!(decimal(240.0), "240.0");
-        assert_eq!(decimal(0.0), "0.0");
-        assert_eq!(decimal(1.0 / 3.0), "0.333333");
-        assert_eq!(decimal(0.324 * 0.95), "0.3078");
-        assert_eq!(decimal(1e-9), "0.0");
-        assert_eq!(decimal(12_345_678_901.25), "12345678901.25");
-        assert_eq!(decimal(f64::NAN), "0.0");
-    }
-
     /// Bot output is arbitrary bytes: it always comes to a bet within the credits or an
     /// answer, never a panic, and only exact protocol text counts as a named answer.
     #[test]
@@ -419,7 +370,7 @@ mod tests {
                 .collect();
             let text = String::from_utf8_lossy(&bytes);
             let credits = rng.random_range(0..1_000_000);
-            match decide(Round::One, &Outcome::Ok, &text, credits) {
+            match decide(Variant::Text, Round::One, &Outcome::Ok, &text, credits) {
                 (Response::Bet(b), None) => {
                     assert!(b <= credits);
                     assert!(text.trim().bytes().all(|c| c.is_ascii_digit()));
@@ -427,7 +378,17 @@ mod tests {
                 (Response::Bet(0), Some(Failure::NotABet(_))) => {}
                 other => panic!("{text:?} -> {other:?}"),
             }
-            match decide(Round::Two, &Outcome::Ok, &text, credits) {
+            match decide(Variant::Original, Round::One, &Outcome::Ok, &text, credits) {
+                (Response::Bet(b), None) => {
+                    assert!(b <= credits);
+                    let t = text.trim();
+                    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+                    assert!(!digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit()));
+                }
+                (Response::Bet(0), Some(Failure::NotABet(_))) => {}
+                other => panic!("{text:?} -> {other:?}"),
+            }
+            match decide(Variant::Text, Round::Two, &Outcome::Ok, &text, credits) {
                 (Response::Answer(Answer::Keep), None) => {}
                 (Response::Answer(a), None) => assert_eq!(a.as_str(), text.trim()),
                 other => panic!("{text:?} -> {other:?}"),
@@ -435,6 +396,7 @@ mod tests {
         }
         assert_eq!(
             decide(
+                Variant::Text,
                 Round::Two,
                 &Outcome::Trap(crate::sandbox::TrapKind::Unreachable),
                 "all in",
@@ -442,22 +404,6 @@ mod tests {
             )
             .0,
             Response::Answer(Answer::Keep)
-        );
-    }
-
-    #[test]
-    fn the_arguments_are_the_spec_s_31_in_order() {
-        let mut t = Tournament::with_rabble(2, 5, 1, 0);
-        let ask = t.pending().unwrap();
-        let v = argv(&ask.args);
-        assert_eq!(v.len(), 31);
-        assert_eq!(
-            v,
-            [
-                "0", "1", "2", "0", "0", "0", "0", "0", "240", "0", "240", "1", "1", "240.0",
-                "0.0", "240", "0", "0", "0", "0", "0", "0.54", "0.488", "0.425", "0.387", "0.324",
-                "0.8", "1.1", "1.3", "1.65", "1.95"
-            ]
         );
     }
 
@@ -497,6 +443,7 @@ mod tests {
             rules_seed: 3,
             root_seed: 1,
             limits: Limits::default(),
+            variant: Variant::Text,
         }
     }
 

@@ -2,14 +2,16 @@
 //! match of the shared tournament layer), their credits summed.
 
 use super::driver::{play, TournamentRecord, TournamentSetup};
-use super::rules::Tournament;
+use super::rules::{Tournament, Variant};
 use crate::games::Game;
 use crate::games::Player;
 use crate::sandbox::Limits;
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
+use crate::tournament::ratings::MIN_MATCHES;
 use crate::tournament::receipt::digest;
-use crate::tournament::results::{rate, standings, write_common, Results};
+use crate::tournament::results::{rate, standings, write_common, MatchUnit, Results};
+use crate::tournament::store::Identity;
 use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -26,6 +28,11 @@ pub struct BankHeistOptions {
     pub seed: u64,
     /// Limits of every invocation.
     pub limits: Limits,
+    /// Whose arithmetic the tournaments follow: the contest's text (the default, left out of
+    /// the manifest, which then reads as before the choice existed) or its author's
+    /// controller (`"rules": "original"`).
+    #[serde(default, skip_serializing_if = "Variant::is_text")]
+    pub rules: Variant,
 }
 
 impl Default for BankHeistOptions {
@@ -35,6 +42,7 @@ impl Default for BankHeistOptions {
             games: None,
             seed: 1,
             limits: Limits::default(),
+            rules: Variant::Text,
         }
     }
 }
@@ -81,6 +89,13 @@ impl MatchFormat for FreeForAll<'_> {
         &self.plans
     }
 
+    fn identity(&self, p: &Plan) -> Option<Identity> {
+        Some(Identity {
+            round: p.index,
+            seats: (0..self.players.len()).collect(),
+        })
+    }
+
     fn play(&self, _i: usize, p: &Plan) -> TournamentRecord {
         let setup = TournamentSetup {
             index: p.index,
@@ -88,6 +103,7 @@ impl MatchFormat for FreeForAll<'_> {
             rules_seed: p.rules_seed,
             root_seed: self.opts.seed,
             limits: self.opts.limits,
+            variant: self.opts.rules,
         };
         play(&setup, self.players)
     }
@@ -179,6 +195,18 @@ impl crate::games::Game for BankHeist {
         opts.tournaments as usize
     }
 
+    fn round_count_field(&self) -> &'static str {
+        "tournaments"
+    }
+
+    fn reuse_note(&self, _opts: &BankHeistOptions) -> Option<String> {
+        Some(
+            "every bot plays in every Bank Heist tournament, so a change to any bot replays \
+             them all"
+                .into(),
+        )
+    }
+
     fn play(
         &self,
         players: &[Arc<dyn Player>],
@@ -209,7 +237,12 @@ impl crate::games::Game for BankHeist {
             .collect();
         let digests = records.iter().map(digest).collect();
         let mut leaderboard = standings(&names, &summaries, Columns::credits());
-        rate(&mut leaderboard, &names, &summaries, opts.seed);
+        let unit = MatchUnit {
+            one: "tournament".into(),
+            many: "tournaments".into(),
+            advice: format!("run with --tournaments {MIN_MATCHES} or more"),
+        };
+        rate(&mut leaderboard, &names, &summaries, opts.seed, &unit);
         BankHeistRun {
             records,
             summaries,
@@ -326,4 +359,31 @@ pub fn write_archive(
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The text's rules are left out of the manifest (so a text run's archive is the one
+    /// koth wrote before the choice existed), the original's are recorded, and a manifest
+    /// without the field (every archive written before) reads back as the text's.
+    #[test]
+    fn the_rules_in_the_manifest() {
+        let text = serde_json::to_value(BankHeistOptions::default()).unwrap();
+        assert!(text.get("rules").is_none(), "{text}");
+        let original = BankHeistOptions {
+            rules: Variant::Original,
+            ..BankHeistOptions::default()
+        };
+        let json = serde_json::to_value(&original).unwrap();
+        assert_eq!(json["rules"], "original");
+        let back: BankHeistOptions = serde_json::from_value(json).unwrap();
+        assert_eq!(back.rules, Variant::Original);
+        let old: BankHeistOptions = serde_json::from_value(text).unwrap();
+        assert_eq!(old.rules, Variant::Text);
+        let bad = serde_json::json!({"tournaments": 1, "games": null, "seed": 1,
+            "limits": serde_json::to_value(Limits::default()).unwrap(), "rules": "prose"});
+        assert!(serde_json::from_value::<BankHeistOptions>(bad).is_err());
+    }
 }

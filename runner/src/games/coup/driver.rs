@@ -127,10 +127,12 @@ pub struct GameSetup<'a> {
     pub file_name: &'a str,
     /// Seed of the deck.
     pub deck_seed: u64,
-    /// Tournament seed, for the bots' `random_get` streams.
-    pub root_seed: u64,
-    /// The game's index in the tournament (for seeds and virtual clocks).
-    pub game_index: u64,
+    /// The game's own seed, for the bots' `random_get` streams: derived from what defines
+    /// the game (round and players), never from its position in the tournament.
+    pub game_seed: u64,
+    /// Virtual time when the game starts: 0, or later for each game when the bots' folders
+    /// live for the whole tournament (so their files' times never go back).
+    pub clock_base_ns: u64,
     /// Limits of every invocation.
     pub limits: Limits,
 }
@@ -173,13 +175,9 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 2], dirs: [&mut Vfs; 2]) -
         let inv = Invocation {
             args: argv.iter().map(|a| a.as_bytes().to_vec()).collect(),
             stdin: Vec::new(),
-            seed: crate::seed::derive(
-                setup.root_seed,
-                "coup/invocation",
-                &[setup.game_index, seat as u64, n as u64],
-            ),
+            seed: crate::seed::derive(setup.game_seed, "coup/invocation", &[seat as u64, n as u64]),
             // Each invocation starts a virtual second after the previous one in this game.
-            clock_start_ns: (setup.game_index * 1_000 + n as u64) * 1_000_000_000,
+            clock_start_ns: setup.clock_base_ns.saturating_add(n as u64 * 1_000_000_000),
             limits: setup.limits,
         };
         rec.human_log.push(format!(
@@ -385,10 +383,10 @@ mod tests {
 
     fn setup(limits: Limits) -> GameSetup<'static> {
         GameSetup {
-            file_name: "a_b_0_0.txt",
+            file_name: "a_b_0.txt",
             deck_seed: 9,
-            root_seed: 1,
-            game_index: 0,
+            game_seed: 1,
+            clock_base_ns: 0,
             limits,
         }
     }

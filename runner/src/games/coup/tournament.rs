@@ -8,8 +8,10 @@ use crate::sandbox::vfs::SnapshotEntry;
 use crate::sandbox::{Limits, Vfs, VfsLimits};
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
+use crate::tournament::ratings::MIN_MATCHES;
 use crate::tournament::receipt::digest;
-use crate::tournament::results::{head_to_head, rate, standings, write_common, Results};
+use crate::tournament::results::{head_to_head, rate, standings, write_common, MatchUnit, Results};
+use crate::tournament::store::Identity;
 use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Mutex};
@@ -181,30 +183,49 @@ impl MatchFormat for RoundRobin<'_> {
         }
     }
 
+    fn identity(&self, p: &Pairing) -> Option<Identity> {
+        (self.opts.scratch == ScratchScope::Game).then(|| Identity {
+            round: p.round,
+            seats: p.seats.to_vec(),
+        })
+    }
+
     fn play(&self, i: usize, p: &Pairing) -> Played {
         let (players, opts) = (self.players, self.opts);
         let [a, b] = p.seats;
-        let file_name = format!(
-            "{}_{}_{}_{}.txt",
-            players[a].name(),
-            players[b].name(),
-            p.round,
-            p.game
-        );
+        let (na, nb) = (players[a].name(), players[b].name());
+        // The original names the file `<first>_<second>_<round>_<game>.txt`, the game being
+        // its number within the round; that number moves when a bot is added, so the file
+        // here is `<first>_<second>_<round>.txt` (unique too: a pair plays once a round).
+        let file_name = format!("{na}_{nb}_{}.txt", p.round);
+        let round = p.round.to_le_bytes();
         let setup = GameSetup {
             file_name: &file_name,
             deck_seed: if opts.paired {
                 // Both orders of the pair get the same deck.
-                crate::seed::derive_u64(
+                let (x, y) = if na <= nb { (na, nb) } else { (nb, na) };
+                crate::seed::derive_named(
                     opts.seed,
                     "coup/paired-deck",
-                    &[p.round as u64, a.min(b) as u64, a.max(b) as u64],
+                    &[&round, x.as_bytes(), y.as_bytes()],
                 )
             } else {
-                crate::seed::derive_u64(opts.seed, "coup/deck", &[p.round as u64, p.game as u64])
+                crate::seed::derive_named(
+                    opts.seed,
+                    "coup/deck",
+                    &[&round, na.as_bytes(), nb.as_bytes()],
+                )
             },
-            root_seed: opts.seed,
-            game_index: i as u64,
+            game_seed: crate::seed::derive_named(
+                opts.seed,
+                "coup/game",
+                &[&round, na.as_bytes(), nb.as_bytes()],
+            ),
+            clock_base_ns: match opts.scratch {
+                ScratchScope::Game => 0,
+                // One folder per bot for the whole tournament: time goes on from game to game.
+                ScratchScope::Tournament => (i as u64).saturating_mul(1_000_000_000_000),
+            },
             limits: opts.limits,
         };
         let seat_players = [players[a], players[b]];
@@ -300,6 +321,14 @@ impl crate::games::Game for Coup {
         schedule(bots, opts.rounds).len()
     }
 
+    fn reuse_note(&self, opts: &CoupOptions) -> Option<String> {
+        (opts.scratch == ScratchScope::Tournament).then(|| {
+            "with --scratch tournament every game depends on the bots' earlier games, so none \
+             is kept or reused"
+                .into()
+        })
+    }
+
     fn play(
         &self,
         players: &[Arc<dyn Player>],
@@ -354,7 +383,17 @@ impl crate::games::Game for Coup {
         final_scratch.sort_by_key(|(bot, _)| names.iter().position(|n| n == bot));
         scratch.extend(final_scratch);
         let mut leaderboard = standings(&names, &summaries, Columns::wins());
-        rate(&mut leaderboard, &names, &summaries, opts.seed);
+        // Each round plays every ordered pair once.
+        let per_round = (names.len() * names.len().saturating_sub(1)).max(1);
+        let unit = MatchUnit {
+            one: "game".into(),
+            many: "games".into(),
+            advice: format!(
+                "run with --rounds {} or more",
+                MIN_MATCHES.div_ceil(per_round)
+            ),
+        };
+        rate(&mut leaderboard, &names, &summaries, opts.seed, &unit);
         CoupTournament {
             pairings,
             records,

@@ -9,8 +9,9 @@ use crate::games::Player;
 use crate::sandbox::{Limits, VfsLimits};
 use crate::tournament::archive::{Archive, ArchiveError};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
+use crate::tournament::ratings::MIN_MATCHES;
 use crate::tournament::receipt::digest;
-use crate::tournament::results::{head_to_head, rate, standings, write_common, Results};
+use crate::tournament::results::{head_to_head, rate, standings, write_common, MatchUnit, Results};
 use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -314,7 +315,21 @@ impl crate::games::Game for Euchre {
             .collect();
         let digests = records.iter().map(digest).collect();
         let mut leaderboard = standings(&names, &summaries, Columns::points());
-        rate(&mut leaderboard, &names, &summaries, opts.seed);
+        // `--games` counts games per pair of bots with copies as partners, games in all with
+        // random partners.
+        let per_game = match opts.partners {
+            Partners::Copies => (names.len() * names.len().saturating_sub(1) / 2).max(1),
+            Partners::Random => 1,
+        };
+        let unit = MatchUnit {
+            one: "game".into(),
+            many: "games".into(),
+            advice: format!(
+                "run with --games {} or more",
+                MIN_MATCHES.div_ceil(per_game)
+            ),
+        };
+        rate(&mut leaderboard, &names, &summaries, opts.seed, &unit);
         EuchreRun {
             tables,
             records,

@@ -2,7 +2,8 @@
 //!
 //! - [`rules`]: the pure game as a state machine the driver steps: whose decision is due,
 //!   the exact stdin text for it, the parser for the answer, the spec's default, and the
-//!   events for the human log.
+//!   events for the human log; it lives in the `koth-rules` crate (shared with the guest SDK
+//!   and referees).
 //! - [`driver`]: plays one game through the sandbox: stdin inputs, stdout answers, defaults
 //!   for failures, a 1 KiB memory directory per seat for the whole game.
 //! - [`format`]: the pairings (copies as partners, or random partners for four bots) for the
@@ -10,7 +11,8 @@
 
 pub mod driver;
 pub mod format;
-pub mod rules;
+
+pub use koth_rules::euchre as rules;
 
 /// The game's name in manifests and on the command line.
 pub const NAME: &str = "euchre";

@@ -25,13 +25,13 @@ pub const INTERPRETER_FILE: &str = "python-3.12.0.wasm";
 pub const INTERPRETER_SHA256: &str =
     "e5dc5a398b07b54ea8fdb503bf68fb583d533f10ec3f930963e02b9505f7a763";
 /// The one-line install, quoted in every "interpreter missing" error.
-pub const INSTALL: &str = "bash scripts/install-python";
+pub const INSTALL: &str = "koth setup python";
 /// Interpreter options before the script: no `site` (nothing to find there, and it halves the
 /// start-up), no `.pyc` writes.
 const PYTHON_FLAGS: [&str; 2] = ["-S", "-B"];
 
 /// Where the interpreter is looked for: `$KOTH_PYTHON_WASM`, else
-/// `$XDG_CACHE_HOME/koth/python/` or `~/.cache/koth/python/` (where `scripts/install-python`
+/// `$XDG_CACHE_HOME/koth/python/` or `~/.cache/koth/python/` (where `koth setup python`
 /// puts it).
 pub fn default_interpreter() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("KOTH_PYTHON_WASM") {

@@ -105,11 +105,17 @@ pub(crate) fn path_open(
             return Err(Errno::Exist.into());
         }
         match fs.stat(existing)?.file_type {
-            // Rights are a mask, not an open mode: a directory opened with the FD_WRITE right
-            // (which programs pass on from the preopen) opens, without that right.
             // `O_CREAT` of an existing folder is `EISDIR`, as on Linux (hence wasmtime-wasi;
             // found by tests/wasi-diff).
             FileType::Dir if opts.truncate || opts.create => return Err(Errno::Isdir.into()),
+            // Asking for a directory and for the right to write it is a contradiction:
+            // `EISDIR`, as wasmtime-wasi and POSIX `open(dir, O_DIRECTORY|O_RDWR)` say; the
+            // requested right decides, whatever the parent passes on. Without `O_DIRECTORY`
+            // rights stay a mask (a program that opens a name without knowing its kind may
+            // pass on `FD_WRITE`): the folder opens, without that right.
+            FileType::Dir if opts.directory && rights & RIGHT_FD_WRITE != 0 => {
+                return Err(Errno::Isdir.into())
+            }
             // An unfollowed symlink cannot be opened, even as a directory: `ELOOP`, as
             // wasmtime-wasi says (found by tests/wasi-diff; Linux says `ENOTDIR` with
             // `O_DIRECTORY`).
@@ -251,11 +257,22 @@ pub(crate) fn path_symlink(
     len: u32,
 ) -> CallResult {
     let dir = dir_of(st, fd, RIGHT_PATH_SYMLINK)?;
-    // A target may be absolute (it is only text until followed, and following it fails).
     if target_len as usize > MAX_PATH_LEN {
         return Err(Errno::Nametoolong.into());
     }
     let t = mem.slice(target, target_len)?;
+    let name = mem.slice(ptr, len)?;
+    // An absolute target is refused before the new name is looked at, with wasmtime-wasi's
+    // `EPERM` (cap-std's "a path led outside of the filesystem"): following one would fail
+    // anyway, and a link that points out of the tree is never made. A target or name that is
+    // not UTF-8 is `EILSEQ` first (the virtual directory's check), as wasmtime-wasi reads
+    // both strings before anything else.
+    if t.first() == Some(&b'/')
+        && std::str::from_utf8(t).is_ok()
+        && std::str::from_utf8(name).is_ok()
+    {
+        return Err(Errno::Perm.into());
+    }
     let p = path(mem, ptr, len)?;
     st.fs_now()?.symlink(t, dir, p)?;
     Ok(())

@@ -1,0 +1,277 @@
+//! Finished matches kept by what defines them, so that a later run plays only the matches
+//! whose definition is new (`--reuse DIR`).
+//!
+//! A match's key is a SHA-256 over everything its result depends on: the run's identity
+//! (game or referee, options but the number of rounds, seed, limits, engine settings, koth's
+//! version) and the match's own (its round, and each seat's bot by name and SHA-256). Never
+//! its position in the run: adding a bot leaves every other match's key as it was.
+//!
+//! The store is a folder of `<key[..2]>/<key>.json`, each the match's record as the journal
+//! keeps it, written whole (a temporary file renamed into place), so a run killed mid-write
+//! leaves no half record, and runs sharing a store never see one.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use thiserror::Error;
+
+/// The store could not be used.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// A filesystem operation failed.
+    #[error("match store {path}: {source}")]
+    Io {
+        /// The path at fault.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+/// A folder of finished matches, by key.
+#[derive(Debug)]
+pub struct Store {
+    root: PathBuf,
+}
+
+impl Store {
+    /// Open (creating it if needed) the store at `root`.
+    pub fn open(root: &Path) -> Result<Store, StoreError> {
+        std::fs::create_dir_all(root).map_err(|source| StoreError::Io {
+            path: root.to_path_buf(),
+            source,
+        })?;
+        Ok(Store {
+            root: root.to_path_buf(),
+        })
+    }
+
+    /// The store's folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn path(&self, key: &[u8; 32]) -> PathBuf {
+        let hex = hex::encode(key);
+        self.root.join(&hex[..2]).join(format!("{hex}.json"))
+    }
+
+    /// The record kept under `key`, if there is one that reads back (a damaged file counts as
+    /// none: the match is played again and the file replaced).
+    pub fn get<R: DeserializeOwned>(&self, key: &[u8; 32]) -> Option<R> {
+        let bytes = std::fs::read(self.path(key)).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// Keep `record` under `key`.
+    pub fn put<R: Serialize>(&self, key: &[u8; 32], record: &R) -> Result<(), StoreError> {
+        let path = self.path(key);
+        let io = |p: &Path| {
+            let p = p.to_path_buf();
+            move |source| StoreError::Io { path: p, source }
+        };
+        let dir = path.parent().unwrap_or(&self.root);
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let bytes = serde_json::to_vec(record).map_err(|e| StoreError::Io {
+            path: path.clone(),
+            source: std::io::Error::other(e),
+        })?;
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io(dir))?;
+        tmp.write_all(&bytes).map_err(io(tmp.path()))?;
+        tmp.persist(&path).map_err(|e| StoreError::Io {
+            path: path.clone(),
+            source: e.error,
+        })?;
+        Ok(())
+    }
+}
+
+/// What a match is, as its key counts it: its round, and the bot in each seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    /// The round (of its pairing).
+    pub round: u32,
+    /// Each seat's bot, an index into the run's bots.
+    pub seats: Vec<usize>,
+}
+
+/// What a run needs to reuse matches: the store, the run's identity and its bots'.
+pub struct Reuse<'a> {
+    /// Where finished matches are kept.
+    pub store: &'a Store,
+    /// SHA-256 of what every match of the run shares (see [`run_key`]).
+    pub run: [u8; 32],
+    /// Each bot's name and SHA-256 (hex), in the run's order.
+    pub bots: Vec<(String, String)>,
+    /// How many matches were taken from the store.
+    pub reused: AtomicUsize,
+    /// How many were played and put there.
+    pub stored: AtomicUsize,
+}
+
+impl<'a> Reuse<'a> {
+    /// Reuse from `store` for the run `run` (see [`run_key`]) of `bots` (name, SHA-256).
+    pub fn new(store: &'a Store, run: [u8; 32], bots: Vec<(String, String)>) -> Reuse<'a> {
+        Reuse {
+            store,
+            run,
+            bots,
+            reused: AtomicUsize::new(0),
+            stored: AtomicUsize::new(0),
+        }
+    }
+
+    /// The key of the match `id`.
+    pub fn key(&self, id: &Identity) -> [u8; 32] {
+        let mut h = Sha256::new();
+        h.update(b"koth-match-v1\0");
+        h.update(self.run);
+        h.update(id.round.to_le_bytes());
+        h.update((id.seats.len() as u64).to_le_bytes());
+        for &s in &id.seats {
+            let (name, sha) = self
+                .bots
+                .get(s)
+                .map(|(n, h)| (n.as_str(), h.as_str()))
+                .unwrap_or_default();
+            for part in [name.as_bytes(), sha.as_bytes()] {
+                h.update((part.len() as u64).to_le_bytes());
+                h.update(part);
+            }
+        }
+        h.finalize().into()
+    }
+
+    /// Count a match taken from the store.
+    pub(crate) fn took(&self) {
+        self.reused.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Count a match played and kept.
+    pub(crate) fn kept(&self) {
+        self.stored.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The key of what every match of a run shares: the run's manifest as JSON (game,
+/// referee, koth's version, options, engine settings) with its bots and the number of
+/// rounds (`count_field` of the options: it fixes which matches there are, not how any
+/// of them goes) taken out.
+pub fn run_key(manifest: &serde_json::Value, count_field: &str) -> [u8; 32] {
+    let mut m = manifest.clone();
+    if let Some(obj) = m.as_object_mut() {
+        obj.remove("bots");
+        if let Some(opts) = obj.get_mut("options").and_then(|o| o.as_object_mut()) {
+            opts.remove(count_field);
+        }
+    }
+    let mut h = Sha256::new();
+    h.update(b"koth-run-v1\0");
+    // serde_json's maps are sorted, so equal manifests hash alike.
+    h.update(m.to_string().as_bytes());
+    h.finalize().into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bots() -> Vec<(String, String)> {
+        vec![
+            ("a".into(), "aa".into()),
+            ("b".into(), "bb".into()),
+            ("c".into(), "cc".into()),
+        ]
+    }
+
+    #[test]
+    fn a_key_depends_on_the_seats_bots_and_round_not_their_positions() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let r = Reuse::new(&store, [7; 32], bots());
+        let ab = r.key(&Identity {
+            round: 0,
+            seats: vec![0, 1],
+        });
+        // The same two bots at other positions of another run's list.
+        let mut moved = vec![("z".into(), "zz".into())];
+        moved.extend(bots());
+        let r2 = Reuse::new(&store, [7; 32], moved);
+        assert_eq!(
+            ab,
+            r2.key(&Identity {
+                round: 0,
+                seats: vec![1, 2]
+            })
+        );
+        assert_ne!(
+            ab,
+            r.key(&Identity {
+                round: 0,
+                seats: vec![1, 0]
+            })
+        );
+        assert_ne!(
+            ab,
+            r.key(&Identity {
+                round: 1,
+                seats: vec![0, 1]
+            })
+        );
+        let changed = vec![("a".into(), "a2".into()), ("b".into(), "bb".into())];
+        assert_ne!(
+            ab,
+            Reuse::new(&store, [7; 32], changed).key(&Identity {
+                round: 0,
+                seats: vec![0, 1]
+            })
+        );
+        assert_ne!(
+            ab,
+            Reuse::new(&store, [8; 32], bots()).key(&Identity {
+                round: 0,
+                seats: vec![0, 1]
+            })
+        );
+    }
+
+    #[test]
+    fn records_come_back_and_damaged_ones_count_as_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s")).unwrap();
+        let key = [3u8; 32];
+        assert_eq!(store.get::<Vec<u32>>(&key), None);
+        store.put(&key, &vec![1u32, 2, 3]).unwrap();
+        assert_eq!(store.get::<Vec<u32>>(&key), Some(vec![1, 2, 3]));
+        std::fs::write(store.path(&key), b"[1, 2").unwrap();
+        assert_eq!(store.get::<Vec<u32>>(&key), None);
+        store.put(&key, &vec![4u32]).unwrap();
+        assert_eq!(store.get::<Vec<u32>>(&key), Some(vec![4]));
+    }
+
+    #[test]
+    fn the_run_key_ignores_the_bots_and_the_round_count_only() {
+        let m = serde_json::json!({
+            "game": "coup", "koth_version": "1", "bots": [{"name": "a"}],
+            "options": {"rounds": 10, "seed": 1}, "engine": {"x": 1}
+        });
+        let k = run_key(&m, "rounds");
+        let mut more = m.clone();
+        more["bots"] = serde_json::json!([{"name": "a"}, {"name": "b"}]);
+        more["options"]["rounds"] = 20.into();
+        assert_eq!(k, run_key(&more, "rounds"));
+        for (path, v) in [
+            ("/options/seed", serde_json::json!(2)),
+            ("/koth_version", serde_json::json!("2")),
+            ("/engine/x", serde_json::json!(2)),
+            ("/game", serde_json::json!("euchre")),
+        ] {
+            let mut other = m.clone();
+            *other.pointer_mut(path).unwrap() = v;
+            assert_ne!(k, run_key(&other, "rounds"), "{path}");
+        }
+    }
+}

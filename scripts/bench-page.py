@@ -1,0 +1,278 @@
+"""Writes docs/benchmarks.md from the raw outputs scripts/bench collected.
+
+Run by scripts/bench, never by hand: it reads $WORK/raw/<name>.txt and .cmd (each bench's
+output and command line), the archives under $WORK, and the machine's description from the
+environment. Every figure on the page comes from those files.
+"""
+import json
+import os
+import re
+from pathlib import Path
+
+WORK = Path(os.environ["WORK"])
+RAW = WORK / "raw"
+BOTS = Path(os.environ["BOTS"])
+OUT = Path(os.environ["OUT"])
+
+
+def raw(name):
+    p = RAW / f"{name}.txt"
+    # Archives went to a temporary folder: name them by their folder alone.
+    return p.read_text().replace(str(WORK) + "/", "") if p.exists() else None
+
+
+def command(name):
+    p = RAW / f"{name}.cmd"
+    if not p.exists():
+        return ""
+    # Temporary paths mean nothing to a reader: name them by what they hold.
+    text = p.read_text().strip()
+    text = text.replace(str(WORK / "native"), "native").replace(str(WORK) + "/", "")
+    return text.replace(str(BOTS) + "/", "bots/") + "\n"
+
+
+def fence(text, lang="text"):
+    return f"```{lang}\n{text.rstrip()}\n```\n"
+
+
+def median_line(text, prefix):
+    """(median, p90, count, fuel) of the line that starts with prefix, as printed."""
+    for line in (text or "").splitlines():
+        if line.startswith(prefix):
+            m = re.search(r"median ([\d.]+ \S+), p90 ([\d.]+ \S+) \((\d+) \w+(?:, (\d+) fuel each)?\)", line)
+            if m:
+                return m.group(1), m.group(2), m.group(3), m.group(4)
+    return None
+
+
+def first_line(text, prefix):
+    for line in (text or "").splitlines():
+        if line.startswith(prefix):
+            return line
+    return None
+
+
+def size(path):
+    n = path.stat().st_size
+    if n >= 1 << 20:
+        return f"{n / (1 << 20):.1f} MB"
+    return f"{n / 1024:.0f} KB"
+
+
+page = []
+add = page.append
+
+add("# Benchmarks\n")
+add(
+    "For everyone who wants numbers: every figure of the guide, measured in one run of "
+    "`scripts/bench`, which wrote this page. Re-run it on your machine to compare "
+    "(`scripts/bench`; `scripts/bench --quick` for a smoke run). Wall-clock figures depend on "
+    "the machine and on its load, which is given; fuel figures do not: they are the same on "
+    "every machine.\n"
+)
+if os.environ["QUICK"] == "1":
+    add("**This is a quick run** (`--quick`): fewer iterations and games than the real one.\n")
+
+add("## The machine\n")
+add("| | |\n| --- | --- |")
+add(f"| date | {os.environ['STARTED']} |")
+add(f"| koth | {os.environ['KOTH_VERSION']}, commit {os.environ['COMMIT']} |")
+add(f"| Rust | {os.environ['RUSTC']} |")
+add(f"| CPU | {os.environ['CPU']}, {os.environ['CORES']} cores |")
+add(f"| memory | {os.environ['MEM']} |")
+add(f"| system | {os.environ['KERNEL']} |")
+add(
+    f"| load average (1, 5, 15 min) | {os.environ['LOAD_BEFORE']} before, "
+    f"{os.environ['LOAD_AFTER']} after |"
+)
+add(f"| the whole run took | {int(os.environ['TOOK']) // 60} min {int(os.environ['TOOK']) % 60} s |")
+add("")
+
+# --- one decision -------------------------------------------------------------------------
+add("## What a decision costs, by kind of bot\n")
+add(
+    "`koth bench invoke`: the opening decision of a Coup game (read the history file, append "
+    "one move), each in a fresh instance with its WASI set-up and virtual directory, against "
+    "spawning a native process of the trivial bot `first_legal` for the same decision (what "
+    "the original arbiters paid per move). Medians and 90th percentiles; fuel is per "
+    "decision.\n"
+)
+kinds = [
+    ("first_legal", "core module, Rust, raw std (the floor)"),
+    ("coup_c", "core module, C"),
+    ("coup_cpp", "core module, C++ (libc++ streams)"),
+    ("coup_zig", "core module, Zig"),
+    ("coup_as", "core module, AssemblyScript"),
+    ("coup_go", "core module, Go (its runtime starts every time)"),
+    ("coup_rust_component", "component, Rust (`coup-bot` world)"),
+    ("coup_js_component", "component, JavaScript (componentize-qjs)"),
+    ("coup_python_component", "component, Python (componentize-py)"),
+]
+add("| bot | kind | module | koth, pooling | koth, on-demand | fuel | native spawn | spawn ÷ koth |")
+add("| --- | --- | --- | --- | --- | --- | --- | --- |")
+missing = []
+for name, kind in kinds:
+    text = raw(f"invoke-{name}")
+    if text is None:
+        missing.append(name)
+        continue
+    pool = median_line(text, "koth, pooling")
+    demand = median_line(text, "koth, on-demand")
+    nat = median_line(text, "native process")
+    ratio = first_line(text, "ratio:")
+    ratio = re.search(r"([\d.]+)x", ratio).group(1) + "×" if ratio else "?"
+    if not (pool and demand and nat):
+        add(f"| `{name}` | {kind} | | failed: see below | | | | |")
+        continue
+    add(
+        f"| `{name}` | {kind} | {size(BOTS / (name + '.wasm'))} | {pool[0]} (p90 {pool[1]}) | "
+        f"{demand[0]} | {int(pool[3]):,} | {nat[0]} | {ratio} |"
+    )
+add("")
+if missing:
+    add(f"Not measured (toolchain not installed): {', '.join('`' + m + '`' for m in missing)}.\n")
+add("The commands, each after `scripts/bench` built the bots into `bots/` "
+    "(`target/wasm-bots/wasm32-wasip1/release/`) and their native twins into `native/`:\n")
+add(fence("\n".join(command(f"invoke-{n}").strip() for n, _ in kinds if raw(f"invoke-{n}")), "sh"))
+
+# --- python -------------------------------------------------------------------------------
+add("## Python scripts\n")
+text = raw("python")
+add(
+    "`koth bench python`: the Python Coup player's opening decision, from the interpreter's "
+    "snapshot (how every tournament runs it) and started cold, against a native `python3 -S` "
+    "process on the same script.\n"
+)
+add(fence(command("python"), "sh"))
+add(fence(text or "not run"))
+add("A whole Bank Heist tournament of the contest's twelve bots as Python scripts:\n")
+add(fence(command("python-bank-heist"), "sh"))
+add(fence(raw("python-bank-heist") or "not run"))
+
+# --- tournaments --------------------------------------------------------------------------
+add("## Whole tournaments against a process per decision\n")
+add(
+    "`koth bench coup`, `bank-heist` and `euchre`: the same tournament through koth and with "
+    "every bot as a native process per decision, driven by the same driver in the same run.\n"
+)
+add("| benchmark | decisions (koth) | koth | native | native ÷ koth, wall time |")
+add("| --- | --- | --- | --- | --- |")
+for name, what in [
+    ("bench-coup", "Coup, the 13 seed bots"),
+    ("bench-bank-heist", "Bank Heist, 13 bots, one tournament"),
+    ("bench-euchre", "Euchre, 4 bots, every pair"),
+]:
+    text = raw(name)
+    k = first_line(text, "koth:") or ""
+    n = first_line(text, "native:") or ""
+    r = first_line(text, "ratio:") or ""
+    inv = re.search(r"([\d,]+) invocations", k)
+    kw = re.search(r"in ([\d.]+ s) wall", k)
+    nw = re.search(r"in ([\d.]+ s) wall", n)
+    rw = re.search(r"([\d.]+)x in wall time", r)
+    if not (inv and kw and nw and rw):
+        add(f"| {what} | failed: see below | | | |")
+        continue
+    add(f"| {what} | {int(inv.group(1)):,} | {kw.group(1)} | {nw.group(1)} | {rw.group(1)}× |")
+add("")
+add("Each benchmark's own output:\n")
+for name in ["bench-coup", "bench-bank-heist", "bench-euchre"]:
+    lines = [l for l in (raw(name) or "").splitlines() if l.startswith(("koth:", "native:", "ratio:", "loaded"))]
+    add(fence("\n".join(lines) or "not run"))
+add(fence("\n".join(command(n).strip() for n in ["bench-coup", "bench-bank-heist", "bench-euchre"]), "sh"))
+
+# --- every kind -----------------------------------------------------------------------------
+add("## Every kind of bot in one tournament\n")
+add(
+    "One Coup tournament of a bot of every kind (modules in C, C++, Zig, AssemblyScript, Go and "
+    "Rust, Rust, Python and JavaScript components, a plain Python script), two rounds:\n"
+)
+add(fence(command("every-kind"), "sh"))
+add(fence(raw("every-kind") or "not run"))
+
+# --- ratings ------------------------------------------------------------------------------
+add("## Rating intervals, paired and unpaired\n")
+add(
+    "The mean width of the bots' 95% rating intervals (high minus low, in Elo points), with "
+    "and without `--paired` (duplicate deals), at seed 1. Narrower is better.\n"
+)
+add("| tournament | unpaired | paired |")
+add("| --- | --- | --- |")
+
+
+def mean_width(name, skip=()):
+    p = WORK / name / "results.json"
+    if not p.exists():
+        return None
+    bots = [b for b in json.loads(p.read_text())["bots"] if b["bot"] not in skip]
+    return sum(b["rating"]["high"] - b["rating"]["low"] for b in bots) / len(bots)
+
+
+def width_row(what, name, skip=()):
+    u, pr = mean_width(name, skip), mean_width(name + "-paired", skip)
+    fmt = lambda w: f"{w:.0f}" if w is not None else "not run"
+    add(f"| {what} | {fmt(u)} | {fmt(pr)} |")
+
+
+width_row("Euchre, 4 example bots, every pair", "rating-euchre")
+width_row("Euchre, without Random 8020", "rating-euchre", skip=("random_8020",))
+width_row("Coup, the 13 seed bots", "rating-coup")
+add("")
+add(fence("\n".join(command(n).strip() for n in ["rating-euchre", "rating-euchre-paired", "rating-coup", "rating-coup-paired"]), "sh"))
+
+# --- report ---------------------------------------------------------------------------------
+add("## The HTML report\n")
+add(
+    "`koth report` on each game's default demo (the bots `scripts/demo GAME` plays, default "
+    "options) and on many Bank Heist tournaments: the size of the decision log, the page, "
+    "and the time to write it. The page embeds the replays of the first 20 games and of up "
+    "to 40 with a failure, so its size hardly grows with the archive.\n"
+)
+add("| archive | matches | decisions | `invocations.jsonl` | report | time |")
+add("| --- | --- | --- | --- | --- | --- |")
+for d, what in [
+    ("coup", "Coup, 14 bots"),
+    ("bank-heist", "Bank Heist, 13 bots, 1 tournament"),
+    ("euchre", "Euchre, 4 bots"),
+    ("bank-heist-many", "Bank Heist, 13 bots, many tournaments"),
+]:
+    arch = WORK / f"demo-{d}"
+    res = arch / "results.json"
+    line = first_line(raw(f"report-{d}"), "Report (")
+    if not res.exists() or not line:
+        add(f"| {what} | failed | | | | |")
+        continue
+    results = json.loads(res.read_text())
+    decisions = sum(b["invocations"] for b in results["bots"])
+    if d == "bank-heist-many":
+        what = f"Bank Heist, 13 bots, {len(results['matches'])} tournaments"
+    if d == "coup":
+        rounds = json.loads((arch / "manifest.json").read_text())["options"]["rounds"]
+        what = f"Coup, 14 bots, {rounds} rounds"
+    m = re.match(r"Report \(([\d.]+ MB), ([\d.]+ s)\)", line)
+    add(
+        f"| {what} | {len(results['matches']):,} | {decisions:,} | "
+        f"{size(arch / 'invocations.jsonl')} | {m.group(1)} | {m.group(2)} |"
+    )
+add("")
+add(fence("\n".join(command(n).strip() for n in [
+    "demo-coup", "demo-bank-heist", "demo-euchre", "demo-bank-heist-many",
+    "report-coup", "report-bank-heist", "report-euchre", "report-bank-heist-many"]), "sh"))
+
+# --- hostcalls ------------------------------------------------------------------------------
+add("## Host calls\n")
+add(
+    "`koth bench hostcalls`: every WASI function's costliest loop (see "
+    "[WASI conformance](wasi-conformance.md#fuel-for-every-host-call)) against an endless "
+    "pure-wasm `br` loop burning the same fuel. A ratio below 1 means the host call burns its "
+    "fuel faster than plain wasm: no host call can make the host work longer than fuel "
+    "allows.\n"
+)
+add(fence(command("hostcalls"), "sh"))
+add(fence(raw("hostcalls") or "not run"))
+
+# --- by hand --------------------------------------------------------------------------------
+add("## Measured by hand\n")
+add((Path(__file__).parent / "bench-by-hand.md").read_text())
+
+OUT.write_text("\n".join(page).rstrip() + "\n")
