@@ -279,4 +279,116 @@ fn every_offered_pair_is_tested_and_others_are_refused() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("exists and is not empty"), "{err}");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    // A referee scaffold is offered in Python only.
+    let out = koth()
+        .args(["new", "referee", "rust"])
+        .arg(tmp.path().join("r"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("koth new referee python"), "{err}");
+    assert!(!tmp.path().join("r").exists());
+}
+
+/// componentize-py as `tests/build_languages.rs` finds it: `$KOTH_COMPONENTIZE_PY`, else the
+/// venv `scripts/setup` makes, else the one on PATH.
+fn componentize_py() -> String {
+    if let Ok(p) = std::env::var("KOTH_COMPONENTIZE_PY") {
+        return p;
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")));
+    cache
+        .map(|c| c.join("koth/componentize-py/bin/componentize-py"))
+        .filter(|p| p.is_file())
+        .map_or_else(|| "componentize-py".into(), |p| p.display().to_string())
+}
+
+/// `koth new referee python`: a game of one's own, from an empty folder. The referee builds
+/// with its README's one line, koth names it as a referee with its options, and its three bots
+/// play a whole tournament with the outcome the game's arithmetic fixes: the defector beats
+/// both cooperators (5 then 1 a turn against the grudger's and tit-for-tat's 0 then 1), and
+/// those two cooperate for 3 points a turn with each other.
+#[test]
+#[cfg_attr(
+    any(koth_skip_python, koth_skip_componentize_py),
+    ignore = "SKIPPED: the referee scaffold: CPython for WASI or componentize-py unavailable (see target/koth-skip-languages)"
+)]
+fn referee_python_builds_checks_and_plays() {
+    let tmp = tempfile::Builder::new()
+        .prefix("koth-scaffold-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path().join("Prisoners");
+    let said = run(
+        koth().args(["new", "referee", "python"]).arg(&dir),
+        "koth new referee",
+    );
+    assert!(said.contains("the game `prisoners`"), "{said}");
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let build = documented_build(&readme);
+    assert!(build.starts_with("componentize-py "), "{build}");
+    let build = build.replacen("componentize-py", &componentize_py(), 1);
+    run(
+        Command::new("sh").args(["-c", &build]).current_dir(&dir),
+        &build,
+    );
+    let referee = dir.join("prisoners.wasm");
+    assert!(referee.is_file(), "the build made no {}", referee.display());
+    let checked = run(koth().arg("check").arg(&referee), "koth check");
+    assert!(checked.starts_with("OK    referee prisoners"), "{checked}");
+    assert!(checked.contains("options turns=100 noise=0"), "{checked}");
+
+    let bots: Vec<PathBuf> = ["always_defect", "grudger", "tit_for_tat"]
+        .iter()
+        .map(|b| dir.join("bots").join(format!("{b}.py")))
+        .collect();
+    let out = tmp.path().join("run");
+    run(
+        koth()
+            .arg("play")
+            .arg(&referee)
+            .args(&bots)
+            .args(["--seed", "1", "--jobs", "2", "--out"])
+            .arg(&out),
+        "koth play",
+    );
+    let results: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
+    assert_eq!(results["void_matches"], serde_json::json!([]));
+    let rows = results["bots"].as_array().unwrap();
+    let row = |name: &str| {
+        rows.iter()
+            .find(|r| r["bot"] == name)
+            .unwrap_or_else(|| panic!("{name} is not on the leaderboard: {rows:?}"))
+            .clone()
+    };
+    for name in ["always_defect", "grudger", "tit_for_tat"] {
+        let r = row(name);
+        assert!(
+            r["forfeits"].as_object().is_some_and(|f| f.is_empty()),
+            "{r}"
+        );
+    }
+    // 100 turns: 5 + 99 × 1 against each cooperator; 0 + 99 × 1 and 300 for the others.
+    assert_eq!(row("always_defect")["wins"], 2);
+    assert_eq!(row("always_defect")["score"], 208);
+    assert_eq!(row("grudger")["score"], 399);
+    assert_eq!(row("tit_for_tat")["score"], 399);
+
+    // A bad option value is refused before anything is played, naming the option.
+    let refused = koth()
+        .arg("play")
+        .arg(&referee)
+        .args(&bots)
+        .args(["--opt", "turns=0", "--out"])
+        .arg(tmp.path().join("refused"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{err}");
+    assert!(err.contains("turns"), "{err}");
+    assert!(!tmp.path().join("refused").join("results.json").exists());
 }

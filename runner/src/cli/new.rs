@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 #[derive(Args)]
 pub(crate) struct NewArgs {
-    /// The game: coup, bank-heist or euchre.
+    /// The game: coup, bank-heist or euchre; or `referee` for a game of your own (a referee
+    /// in Python, with three bots to play it).
     game: String,
     /// The language: rust (with koth's guest SDK), c (clang + wasi-libc), python (a plain
     /// script) or rust-component (a WASI preview-2 component of the game's typed world).
@@ -17,6 +18,9 @@ pub(crate) struct NewArgs {
 }
 
 pub(crate) fn run(args: NewArgs) -> anyhow::Result<ExitCode> {
+    if args.game == "referee" {
+        return referee(args);
+    }
     let game = Game::from_name(&args.game).ok_or(ScaffoldError::UnknownGame(args.game))?;
     let lang = Lang::from_name(&args.lang).ok_or(ScaffoldError::UnknownLang(args.lang))?;
     let s = scaffold::write(game, lang, &args.dir)?;
@@ -34,5 +38,24 @@ pub(crate) fn run(args: NewArgs) -> anyhow::Result<ExitCode> {
     }
     println!("check:  koth check {dir}/{}", s.bot);
     println!("next:   {dir}/README.md (invoke one decision, play a tournament)");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `koth new referee python DIR`.
+fn referee(args: NewArgs) -> anyhow::Result<ExitCode> {
+    if args.lang != "python" {
+        return Err(ScaffoldError::RefereeLang(args.lang).into());
+    }
+    let s = scaffold::referee::write(&args.dir)?;
+    let dir = args.dir.display();
+    println!(
+        "wrote {dir}/: the game `{}`, its referee in Python with three bots ({} files)",
+        s.game,
+        s.files.len()
+    );
+    println!("build:  cd {dir} && {}", s.build);
+    println!("check:  koth check {dir}/{}", s.referee);
+    println!("play:   koth play {dir}/{} {dir}/bots/*.py", s.referee);
+    println!("next:   {dir}/README.md (the protocol, the options, making it your game)");
     Ok(ExitCode::SUCCESS)
 }

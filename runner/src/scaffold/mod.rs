@@ -6,6 +6,7 @@
 //! It knows the games only by name and the protocols only as the templates' text: it runs
 //! nothing.
 
+pub mod referee;
 pub mod sdk;
 
 use std::fmt;
@@ -117,7 +118,7 @@ pub fn offered_text() -> String {
     let games: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
     let langs: Vec<&str> = LANGS.iter().map(|l| l.name()).collect();
     format!(
-        "GAME is one of {}; LANG one of {} (every pair is offered)",
+        "GAME is one of {}; LANG one of {} (every pair is offered); or `koth new referee python DIR` for a game of your own",
         games.join(", "),
         langs.join(", ")
     )
@@ -132,6 +133,9 @@ pub enum ScaffoldError {
     /// An unknown language.
     #[error("no language `{0}`: {offered}", offered = offered_text())]
     UnknownLang(String),
+    /// A referee in a language koth has no scaffold for.
+    #[error("no referee scaffold in `{0}`: `koth new referee python DIR` writes one in Python (any language that builds a component of wit/referee.wit can be a referee)")]
+    RefereeLang(String),
     /// The folder exists and holds something.
     #[error("{0} exists and is not empty: choose a new folder (nothing was written)")]
     NotEmpty(PathBuf),
@@ -328,8 +332,9 @@ fn source(game: Game, lang: Lang) -> &'static str {
     }
 }
 
-/// The WIT package of the typed worlds (`wit/`), which a component is built against.
-pub const WIT: [(&str, &str); 4] = [
+/// koth's `wit/`, which a component is built against: the `koth:bots` package of the typed
+/// worlds, and `referee.wit` with the nested `koth:game` package of referees.
+pub const WIT: [(&str, &str); 5] = [
     ("command.wit", include_str!("../../../wit/command.wit")),
     ("coup.wit", include_str!("../../../wit/coup.wit")),
     (
@@ -337,6 +342,7 @@ pub const WIT: [(&str, &str); 4] = [
         include_str!("../../../wit/bank-heist.wit"),
     ),
     ("euchre.wit", include_str!("../../../wit/euchre.wit")),
+    ("referee.wit", include_str!("../../../wit/referee.wit")),
 ];
 
 /// The example components' lock file: it pins wit-bindgen and its dependencies, so the

@@ -66,11 +66,12 @@ mod tests {
             let mut disk = Vec::new();
             on_disk(dir, &dir.join("src"), &mut disk);
             disk.sort();
-            let embedded: Vec<(String, Vec<u8>)> = krate
+            let mut embedded: Vec<(String, Vec<u8>)> = krate
                 .files
                 .iter()
                 .map(|(p, b)| (p.to_string(), b.to_vec()))
                 .collect();
+            embedded.sort();
             let names =
                 |v: &[(String, Vec<u8>)]| v.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
             assert_eq!(

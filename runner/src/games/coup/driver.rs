@@ -442,7 +442,7 @@ mod tests {
         let a = Scripted {
             name: "a",
             decide: |argv: &[String]| {
-                assert_eq!(argv[0], "a_b_0_0.txt");
+                assert_eq!(argv[0], "a_b_0.txt");
                 assert!(argv[1].parse::<u32>().is_ok() && argv[2].parse::<u32>().is_ok());
                 assert!(argv[3].chars().all(|c| "~^*!$".contains(c)));
                 first_legal(argv)

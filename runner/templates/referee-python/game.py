@@ -1,0 +1,128 @@
+"""{{title}}: the rules and one whole match, knowing nothing of WebAssembly or koth.
+
+The game is the iterated Prisoner's Dilemma, a classic of King-of-the-Hill contests: two
+players, 100 turns by default; each turn both choose at once to cooperate (C) or to defect
+(D). Both cooperate: 3 points each. Both defect: 1 each. One defects: it takes 5, the other 0.
+Before each decision a player finds `history.txt` in its folder, one line per turn played so
+far, its own move first: `C D` means it cooperated and the other defected. With `noise`, each
+move is flipped with that chance (in percent), drawn from the match's seeded random stream.
+
+`app.py` binds this module to koth's referee interface (wit/referee.wit). Everything a match
+does goes through `host`, an object with these methods (app.py's `KothHost` is koth's, and a
+test can pass its own):
+
+- `decide(seat, stdin) -> Report`: one decision of the bot in `seat`;
+- `judge(answer, failure, events)`: how the referee read that decision (`failure` is
+  `(kind, detail)` or None) and what it made happen, for the replay;
+- `log(line)`: a line of the match's human log;
+- `write_file(seat, name, data)`: place a file in the seat's folder;
+- `random(n) -> bytes`: the next n bytes of the match's random stream.
+
+Change the rules here; change what koth is told about the game (seats, options, scoring) in
+app.py.
+"""
+
+import json
+
+#: The file each player finds in its folder before each decision.
+HISTORY = "history.txt"
+
+#: Points for (my move, the other's move).
+PAYOFF = {("C", "C"): 3, ("C", "D"): 0, ("D", "C"): 5, ("D", "D"): 1}
+
+
+class Report:
+    """What a decision gave: `ok` (exit 0), the failure kind koth counts when not ok (`exit`,
+    `trap`, `fuel`, `memory`, `output`, `limit`), the outcome in words, and stdout (bytes)."""
+
+    def __init__(self, ok, kind, outcome, stdout):
+        self.ok = ok
+        self.kind = kind
+        self.outcome = outcome
+        self.stdout = stdout
+
+
+class BadAnswer(Exception):
+    """An answer the rules do not allow; the message says why, for the bot's author."""
+
+
+def parse_answer(stdout):
+    """The move in `stdout`: its first line, surrounding whitespace ignored, `C` or `D`."""
+    try:
+        text = stdout.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadAnswer("stdout is not UTF-8 text")
+    line = text.split("\n", 1)[0].strip()
+    if line in ("C", "D"):
+        return line
+    if not line:
+        raise BadAnswer("no answer: the first line of stdout is empty")
+    raise BadAnswer(f"{line[:40]!r} is neither C nor D")
+
+
+def ask(host, seat, name, turn, turns, history):
+    """One decision of `seat`: its move, and the verdict's answer and failure.
+
+    A failed decision (a crash or a bad answer) defects: failing never gains a bot anything it
+    could not get by answering D, and the failure is counted against it on the leaderboard.
+    """
+    lines = "".join(f"{h[seat]} {h[1 - seat]}\n" for h in history)
+    host.write_file(seat, HISTORY, lines.encode())
+    report = host.decide(seat, f"turn {turn} of {turns}\n".encode())
+    if not report.ok:
+        return "D", "", (report.kind, f"{report.outcome}; it defects this turn")
+    try:
+        move = parse_answer(report.stdout)
+    except BadAnswer as e:
+        return "D", "", ("bad answer", f"{e}; it defects this turn")
+    return move, move, None
+
+
+def play(names, turns, noise, host):
+    """Play one match between `names[0]` (seat 0) and `names[1]` (seat 1).
+
+    Returns (scores, winners, detail): each seat's points, the winning seats (empty for a
+    draw), and a JSON object that koth keeps in results.json.
+    """
+    host.log(f"{names[0]} against {names[1]}: {turns} turns, noise {noise}%")
+    history = []
+    scores = [0, 0]
+    cooperations = [0, 0]
+    failures = [0, 0]
+    for turn in range(1, turns + 1):
+        moves = []
+        for seat in (0, 1):
+            move, answer, failure = ask(host, seat, names[seat], turn, turns, history)
+            events = []
+            if failure is not None:
+                failures[seat] += 1
+                events.append(f"{names[seat]} fails ({failure[0]}: {failure[1]})")
+            if noise and host.random(1)[0] % 100 < noise:
+                move = "C" if move == "D" else "D"
+                events.append(f"noise: {names[seat]}'s move is flipped to {move}")
+            moves.append(move)
+            if seat == 1:
+                gained = [PAYOFF[(moves[0], moves[1])], PAYOFF[(moves[1], moves[0])]]
+                for s in (0, 1):
+                    scores[s] += gained[s]
+                    cooperations[s] += moves[s] == "C"
+                events.append(
+                    f"turn {turn}: {names[0]} {moves[0]}, {names[1]} {moves[1]}: "
+                    f"{gained[0]}-{gained[1]}, total {scores[0]}-{scores[1]}"
+                )
+            host.judge(answer, failure, events)
+            for e in events:
+                host.log("  " + e)
+        history.append(tuple(moves))
+    if scores[0] == scores[1]:
+        winners = []
+        host.log(f"a draw at {scores[0]} points each")
+    else:
+        w = 0 if scores[0] > scores[1] else 1
+        winners = [w]
+        host.log(f"{names[w]} wins, {scores[w]} points to {scores[1 - w]}")
+    detail = json.dumps(
+        {"turns": turns, "cooperations": cooperations, "failures": failures},
+        sort_keys=True,
+    )
+    return scores, winners, detail
