@@ -4,7 +4,8 @@
 //!   one nested `cargo build` into its own target dir (`<workspace>/target/wasm-bots`): the
 //!   outer cargo holds the lock on its own target dir for as long as this script runs, so a
 //!   nested build there would wait forever;
-//! - every `example-bots/c/*.c` with clang and Debian's wasi-libc, into the same folder, as
+//! - every `example-bots/c/*.c` (Coup bots) and the C bots of the games played by referee
+//!   plugins ([`GAME_C_BOTS`]) with clang and Debian's wasi-libc, into the same folder, as
 //!   `<stem>.wasm`;
 //! - the C++, Zig, AssemblyScript and Go bots of `example-bots/{cpp,zig,assemblyscript,go}`,
 //!   each with its own toolchain, into the same folder (`build_languages.rs`).
@@ -39,6 +40,10 @@ const BOT_CRATES: [(&str, &str, &str); 2] = [
 const DEFAULT_CLANG: &str = "clang-14";
 /// The C toolchain's Debian packages.
 const C_PACKAGES: &str = "clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32";
+/// The C bots of games played by referee plugins, one folder per game (their other bots are
+/// Rust bins of `koth-example-bots` and plain Python scripts): the folder, and the constant
+/// listing them in `bots.rs`. Kept apart from `example-bots/c`, whose bots all play Coup.
+const GAME_C_BOTS: [(&str, &str); 1] = [("example-bots/liars-dice", "LIARS_DICE_C_BOTS")];
 
 fn main() {
     if let Err(message) = run() {
@@ -94,6 +99,7 @@ fn run() -> Result<(), String> {
         "example-bots/Cargo.toml",
         "example-bots/src",
         "example-bots/c",
+        "example-bots/liars-dice",
         "tests/bots/Cargo.toml",
         "tests/bots/src",
         "tests/build.rs",
@@ -127,6 +133,10 @@ fn run() -> Result<(), String> {
     let bots_dir = target_dir.join(WASM_TARGET).join("release");
     let rust_bots = build_rust_bots(&workspace, &target_dir, &bots_dir)?;
     let c_bots = build_c_bots(&workspace.join("example-bots").join("c"), &bots_dir)?;
+    let game_c_bots = GAME_C_BOTS
+        .iter()
+        .map(|(folder, _)| build_c_bots(&workspace.join(folder), &bots_dir))
+        .collect::<Result<Vec<_>, _>>()?;
     let language_bots = languages::build_all(&workspace, &target_dir, &bots_dir)?;
     let component_bots = build_components(&workspace, &target_dir, &bots_dir, &COMPONENTS)?;
     let referees = build_components(&workspace, &target_dir, &bots_dir, &REFEREES)?;
@@ -143,6 +153,17 @@ fn run() -> Result<(), String> {
     // Likewise for the other languages' bots, among themselves too.
     let mut taken: BTreeSet<&str> = rust_names.clone();
     taken.extend(c_bots.iter().map(String::as_str));
+    for ((folder, _), names) in GAME_C_BOTS.iter().zip(&game_c_bots) {
+        for name in names {
+            if !taken.insert(name) {
+                return Err(format!(
+                    "{folder}/{name}.c and another bot are both named `{name}`: they would share \
+                     {}/{name}.wasm. Rename the C file.",
+                    bots_dir.display()
+                ));
+            }
+        }
+    }
     for (name, source) in language_bots.all_names() {
         if !taken.insert(name) {
             return Err(format!(
@@ -162,6 +183,13 @@ fn run() -> Result<(), String> {
         .unwrap();
     }
     writeln!(code, "/// Every `example-bots/c/*.c`, by stem, sorted.\npub const C_BOTS: &[&str] = &{c_bots:?};").unwrap();
+    for ((folder, konst), names) in GAME_C_BOTS.iter().zip(&game_c_bots) {
+        writeln!(
+            code,
+            "/// Every `{folder}/*.c`, by stem, sorted.\npub const {konst}: &[&str] = &{names:?};"
+        )
+        .unwrap();
+    }
     language_bots.write_consts(&mut code);
     writeln!(code, "/// The component bots (`example-bots/components/`), by name.\npub const COMPONENT_BOTS: &[&str] = &{component_bots:?};").unwrap();
     writeln!(code, "/// The referee components (games as plugins), by name.\npub const REFEREES: &[&str] = &{referees:?};").unwrap();

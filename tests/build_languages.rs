@@ -10,12 +10,13 @@
 //! | `example-bots/go` | the module, named by its path's last element | Go 1.21+ (`GOOS=wasip1`) |
 //! | `example-bots/components/python-coup` | `coup_python_component` (a `coup-bot` component) | componentize-py 0.25.1 (PyPI, in a venv) |
 //! | `example-bots/components/js-coup` | `coup_js_component` (a `coup-bot` component) | its `npm install --no-save` (componentize-qjs 0.4.5) |
+//! | `referees/<game>/` holding `app.py` | `<game>_referee` (a `koth:game/referee` component; `-` becomes `_`) | componentize-py, as above |
 //!
 //! A missing toolchain fails the build with the command that installs it, as for C. The way
 //! around is explicit: a language named in `KOTH_SKIP_LANGUAGES=go,zig` (keys `cpp`, `zig`,
 //! `assemblyscript`, `go`, `componentize_py`, `componentize_qjs`, or `all`) or in `target/koth-skip-languages` (where
 //! `scripts/setup` records a toolchain it could not install) is left unbuilt, its bots listed
-//! in `SKIPPED_LANGUAGE_BOTS` with the reason, and `cfg(koth_skip_<key>)` set, with which each
+//! in `SKIPPED_LANGUAGE_BOTS` (the Python referees in `SKIPPED_LANGUAGE_REFEREES`) with the reason, and `cfg(koth_skip_<key>)` set, with which each
 //! such bot's test marks itself ignored: `cargo test` names every skipped bot instead of
 //! passing without it.
 
@@ -29,6 +30,9 @@ const ZIG_VERSION: &str = "0.14.1";
 const COMPONENTIZE_PY_VERSION: &str = "0.25.1";
 /// The world the component bots implement.
 const COUP_WORLD: &str = "coup-bot";
+/// The world a referee implements (`wit/referee.wit`, nested in `wit/`: componentize-py reads
+/// the nested package from the folder and finds the world by its full name).
+const REFEREE_WORLD: &str = "koth:game/referee@0.1.0";
 /// clang++ for the C++ bots (override with `KOTH_CLANGXX`).
 const DEFAULT_CLANGXX: &str = "clang++-14";
 /// Where Debian's `golang-1.2x-go` packages put `go`, newest first, when `go` on PATH is
@@ -51,15 +55,19 @@ enum Lang {
     ComponentizePy,
     /// JavaScript, as a typed-world component.
     ComponentizeQjs,
+    /// Python referees (games as plugins), built with componentize-py: the same toolchain
+    /// and skip key as [`Lang::ComponentizePy`].
+    PythonReferee,
 }
 
-const LANGS: [Lang; 6] = [
+const LANGS: [Lang; 7] = [
     Lang::Cpp,
     Lang::Zig,
     Lang::AssemblyScript,
     Lang::Go,
     Lang::ComponentizePy,
     Lang::ComponentizeQjs,
+    Lang::PythonReferee,
 ];
 
 impl Lang {
@@ -70,7 +78,7 @@ impl Lang {
             Lang::Zig => "zig",
             Lang::AssemblyScript => "assemblyscript",
             Lang::Go => "go",
-            Lang::ComponentizePy => "componentize_py",
+            Lang::ComponentizePy | Lang::PythonReferee => "componentize_py",
             Lang::ComponentizeQjs => "componentize_qjs",
         }
     }
@@ -78,6 +86,11 @@ impl Lang {
     /// Whether its bots are components (tested in `components.rs`, not `languages.rs`).
     fn component(self) -> bool {
         matches!(self, Lang::ComponentizePy | Lang::ComponentizeQjs)
+    }
+
+    /// Whether it builds referees rather than bots.
+    fn referee(self) -> bool {
+        self == Lang::PythonReferee
     }
 
     fn title(self) -> &'static str {
@@ -88,6 +101,7 @@ impl Lang {
             Lang::Go => "Go",
             Lang::ComponentizePy => "componentize-py",
             Lang::ComponentizeQjs => "componentize-qjs",
+            Lang::PythonReferee => "componentize-py (referees)",
         }
     }
 
@@ -99,6 +113,7 @@ impl Lang {
             Lang::Go => "example-bots/go",
             Lang::ComponentizePy => "example-bots/components/python-coup",
             Lang::ComponentizeQjs => "example-bots/components/js-coup",
+            Lang::PythonReferee => "referees",
         }
     }
 
@@ -115,7 +130,7 @@ impl Lang {
                 "add bookworm-backports to apt's sources, then \
                  apt-get install -y -t bookworm-backports golang-1.23-go"
             }
-            Lang::ComponentizePy => {
+            Lang::ComponentizePy | Lang::PythonReferee => {
                 "python3 -m venv ~/.cache/koth/componentize-py && \
                  ~/.cache/koth/componentize-py/bin/pip install componentize-py==0.25.1"
             }
@@ -127,6 +142,9 @@ impl Lang {
 
     /// The bots in `dir`: name and source (a file, or for Go the module's folder), sorted.
     fn sources(self, dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
+        if self == Lang::PythonReferee {
+            return python_referees(dir);
+        }
         // One component per folder, from its entry file.
         let entry = match self {
             Lang::ComponentizePy => Some(("coup_python_component", "app.py")),
@@ -258,7 +276,7 @@ impl Lang {
                     format!("no Go 1.21+ (needed for GOOS=wasip1): {}.", seen.join(", "))
                 })
             }
-            Lang::ComponentizePy => {
+            Lang::ComponentizePy | Lang::PythonReferee => {
                 let tool = componentize_py();
                 let version = output(std::slice::from_ref(&tool), &["--version"])
                     .ok_or_else(|| format!("`{tool}` does not run."))?;
@@ -359,22 +377,37 @@ impl Lang {
                     cmd.env("GOCACHE", target_dir.join("go-cache"));
                 }
             }
-            Lang::ComponentizePy => {
+            Lang::ComponentizePy | Lang::PythonReferee => {
                 // componentize-py compiles the app where it finds it, leaving `__pycache__`:
-                // it builds from a copy in the target dir, so nothing is written beside the
-                // sources.
+                // it builds from a copy in the target dir (one per component, as the two
+                // languages build at the same time), so nothing is written beside the
+                // sources. A referee's copy holds every module of its folder but its tests.
                 let module = src.file_stem().and_then(|s| s.to_str()).unwrap_or("app");
-                let stage = target_dir.join("componentize-py-src");
+                let folder = src.parent().unwrap_or(dir);
+                let stage = target_dir
+                    .join("componentize-py-src")
+                    .join(folder.file_name().unwrap_or_default());
                 let _ = std::fs::remove_dir_all(&stage);
                 std::fs::create_dir_all(&stage)
                     .map_err(|e| format!("creating {}: {e}", stage.display()))?;
-                let file = src.file_name().unwrap_or_default();
-                std::fs::copy(src, stage.join(file))
-                    .map_err(|e| format!("copying {}: {e}", src.display()))?;
+                let files = if self.referee() {
+                    python_modules(folder)?
+                } else {
+                    vec![src.to_path_buf()]
+                };
+                for file in files {
+                    std::fs::copy(&file, stage.join(file.file_name().unwrap_or_default()))
+                        .map_err(|e| format!("copying {}: {e}", file.display()))?;
+                }
+                let (wit, world) = if self.referee() {
+                    (dir.join("../wit"), REFEREE_WORLD)
+                } else {
+                    (wit_dir(dir), COUP_WORLD)
+                };
                 cmd.current_dir(&stage)
                     .arg("-d")
-                    .arg(wit_dir(dir))
-                    .args(["-w", COUP_WORLD, "componentize", module, "-o"])
+                    .arg(wit)
+                    .args(["-w", world, "componentize", module, "-o"])
                     .arg(out);
             }
             Lang::ComponentizeQjs => {
@@ -451,6 +484,47 @@ impl Lang {
         }
         Ok(names)
     }
+}
+
+/// The Python referees of `referees/`: every folder holding an `app.py`, named after the
+/// folder (`liars-dice` builds `liars_dice_referee`), sorted.
+fn python_referees(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("reading {}: {e}", dir.display())),
+    };
+    let mut out = Vec::new();
+    for folder in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        let app = folder.join("app.py");
+        if !app.is_file() {
+            continue;
+        }
+        let game = folder
+            .file_name()
+            .and_then(|s| s.to_str())
+            .ok_or_else(|| format!("{}: the folder name must be UTF-8", folder.display()))?;
+        out.push((format!("{}_referee", game.replace('-', "_")), app));
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The modules a Python referee is built from: every `*.py` of its folder but `test_*.py`.
+fn python_modules(folder: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(folder)
+        .map_err(|e| format!("reading {}: {e}", folder.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "py")
+                && !p
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("test_"))
+        })
+        .collect();
+    out.sort();
+    Ok(out)
 }
 
 /// The workspace's `wit/`, from a component bot's folder (`example-bots/components/<bot>`).
@@ -651,26 +725,31 @@ impl LanguageBots {
 
     /// The constants of `bots.rs`, and the cfgs that mark skipped languages' tests ignored.
     pub fn write_consts(&self, code: &mut String) {
-        let built = |components: bool| {
+        // Which kind of output each list holds: plain modules, component bots, referees.
+        let modules_only = |l: Lang| !l.component() && !l.referee();
+        let components_only = |l: Lang| l.component();
+        let referees_only = |l: Lang| l.referee();
+        let built = |pick: &dyn Fn(Lang) -> bool| {
             let mut v: Vec<(&str, &str)> = self
                 .built
                 .iter()
-                .filter(|(l, _)| l.component() == components)
+                .filter(|(l, _)| pick(*l))
                 .flat_map(|(l, names)| names.iter().map(move |n| (n.as_str(), l.title())))
                 .collect();
             v.sort();
             v
         };
-        let skipped = |components: bool| -> Vec<(&str, &str)> {
+        let skipped = |pick: &dyn Fn(Lang) -> bool| -> Vec<(&str, &str)> {
             self.skipped
                 .iter()
-                .filter(|(l, _, _)| l.component() == components)
+                .filter(|(l, _, _)| pick(*l))
                 .flat_map(|(_, names, why)| names.iter().map(move |n| (n.as_str(), why.as_str())))
                 .collect()
         };
-        let (modules, components) = (built(false), built(true));
+        let (modules, components) = (built(&modules_only), built(&components_only));
         let names: Vec<&str> = modules.iter().map(|(n, _)| *n).collect();
         let component_names: Vec<&str> = components.iter().map(|(n, _)| *n).collect();
+        let referee_names: Vec<&str> = built(&referees_only).iter().map(|(n, _)| *n).collect();
         writeln!(
             code,
             "/// Every bot of `example-bots/{{cpp,zig,assemblyscript,go}}` built this time, sorted.\n\
@@ -685,10 +764,15 @@ impl LanguageBots {
              pub const LANGUAGE_COMPONENT_BOTS: &[&str] = &{component_names:?};\n\
              /// Those not built, and why; their tests report themselves ignored.\n\
              pub const SKIPPED_LANGUAGE_COMPONENT_BOTS: &[(&str, &str)] = &{:?};\n\
+             /// The Python referees of `referees/` (componentize-py), sorted.\n\
+             pub const LANGUAGE_REFEREES: &[&str] = &{referee_names:?};\n\
+             /// Those not built, and why; their tests report themselves ignored.\n\
+             pub const SKIPPED_LANGUAGE_REFEREES: &[(&str, &str)] = &{:?};\n\
              /// Why the plain Python bots' tests are skipped (`cfg(koth_skip_python)`), if they are.\n\
              pub const PYTHON_SKIPPED: Option<&str> = {:?};",
-            skipped(false),
-            skipped(true),
+            skipped(&modules_only),
+            skipped(&components_only),
+            skipped(&referees_only),
             self.python_skipped
         )
         .unwrap();
@@ -697,6 +781,9 @@ impl LanguageBots {
             .map(|l| format!("koth_skip_{}", l.key()))
             .collect();
         keys.push("koth_skip_python".into());
+        // Two languages share componentize-py's key.
+        keys.sort();
+        keys.dedup();
         if self.python_skipped.is_some() {
             println!("cargo:rustc-cfg=koth_skip_python");
         }

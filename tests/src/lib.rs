@@ -32,12 +32,14 @@ pub fn wasm(name: &str) -> PathBuf {
         .chain(TEST_BOTS)
         .chain(C_BOTS)
         .chain(LANGUAGE_BOTS)
+        .chain(LIARS_DICE_C_BOTS)
         .chain(REFEREES)
+        .chain(LANGUAGE_REFEREES)
         .any(|b| *b == name);
     if !known {
         panic!(
             "no bot named `{name}` was built for the tests. Built: koth-example-bots {EXAMPLE_BOTS:?}, \
-             koth-test-bots {TEST_BOTS:?}, example-bots/c {C_BOTS:?}, other languages {LANGUAGE_BOTS:?}, referees {REFEREES:?}. A new bot needs a bin \
+             koth-test-bots {TEST_BOTS:?}, example-bots/c {C_BOTS:?}, other languages {LANGUAGE_BOTS:?}, Liar's Dice in C {LIARS_DICE_C_BOTS:?}, referees {REFEREES:?} and {LANGUAGE_REFEREES:?}. A new bot needs a bin \
              (example-bots/src/bin/{name}.rs or tests/bots/src/bin/{name}.rs) or example-bots/c/{name}.c."
         );
     }

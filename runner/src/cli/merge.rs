@@ -30,6 +30,18 @@ pub(crate) fn read_manifest(dir: &Path) -> anyhow::Result<serde_json::Value> {
     serde_json::from_slice(&text).with_context(|| format!("reading {}", path.display()))
 }
 
+/// The manifest of the folder `dir`, typed, read from the file's text. Never through a
+/// `serde_json::Value`: its objects are sorted by key, which would put a referee's options
+/// (kept in the order the referee declares them) in another order, and the archive written
+/// again would differ from the run's.
+pub(crate) fn read_typed_manifest<O: serde::de::DeserializeOwned>(
+    dir: &Path,
+) -> anyhow::Result<Manifest<O>> {
+    let path = dir.join(MANIFEST);
+    let text = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_slice(&text).with_context(|| format!("reading {}", path.display()))
+}
+
 /// The game a manifest names.
 pub(crate) fn game_of(manifest: &serde_json::Value, dir: &Path) -> anyhow::Result<String> {
     manifest
@@ -56,14 +68,7 @@ pub(crate) fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let game = game_of(&manifest, first)?;
-    games::with_game(
-        &manifest.clone(),
-        Merge {
-            args: &args,
-            manifest,
-        },
-    )
-    .with_context(|| {
+    games::with_game(&manifest, Merge { args: &args }).with_context(|| {
         format!(
             "{}: unknown game `{game}` (this koth knows {})",
             first.display(),
@@ -83,16 +88,14 @@ pub(crate) fn game_command(game: &str, plugin: bool) -> String {
 
 struct Merge<'a> {
     args: &'a MergeArgs,
-    manifest: serde_json::Value,
 }
 
 impl GameVisitor for Merge<'_> {
     type Out = anyhow::Result<ExitCode>;
 
     fn visit<G: Game>(self, game: &G) -> anyhow::Result<ExitCode> {
-        let Merge { args, manifest } = self;
-        let manifest: Manifest<G::Options> = serde_json::from_value(manifest)
-            .with_context(|| format!("reading {}", args.shards[0].join(MANIFEST).display()))?;
+        let Merge { args } = self;
+        let manifest: Manifest<G::Options> = read_typed_manifest(&args.shards[0])?;
         let total = game.match_count(manifest.bots.len(), &manifest.options);
         let mut shards: BTreeMap<usize, &Path> = BTreeMap::new();
         let mut count = None;

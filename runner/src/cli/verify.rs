@@ -166,8 +166,7 @@ impl GameVisitor for Replay<'_> {
             labels,
             seed,
         } = self;
-        let manifest: Manifest<G::Options> =
-            serde_json::from_value(manifest_json.clone()).context("reading manifest.json")?;
+        let manifest: Manifest<G::Options> = super::merge::read_typed_manifest(&args.archive)?;
         let total = game.match_count(manifest.bots.len(), &manifest.options);
         if digests.len() != total {
             bail!(

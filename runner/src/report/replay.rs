@@ -6,10 +6,13 @@
 //! Coup: the history file after the move (what the bots appended, in order, is the history)
 //! and the human log's lines for the move; Euchre: the events the answer caused, which each
 //! invocation record carries; Bank Heist: the human log's lines for the bot in that round,
-//! and the game's results after its last decision.
+//! and the game's results after its last decision; a game played by a referee plugin
+//! (`koth play`): the events of the referee's verdict on each decision, with the lines of its
+//! human log that fall between them.
 
 use super::ReportError;
 use crate::games::{bank_heist, coup, euchre};
+use crate::referee::record::InvocationRecord;
 use crate::referee::shape::GameShape;
 use crate::sandbox::Outcome;
 use serde::{Deserialize, Serialize};
@@ -95,17 +98,21 @@ pub(crate) trait Adapter {
     fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError>;
 }
 
-/// The adapter for an archive: a referee's game (its manifest's options hold the game's
-/// shape), or a built-in game by name; `results` is `results.json`.
+/// The adapter for an archive, from its manifest; `results` is `results.json`. A built-in
+/// game's name picks its own adapter even when a referee played it (koth's Euchre as a plugin
+/// writes `koth euchre`'s very archive); any other game a referee played (its manifest's
+/// options hold the game's shape) reads as every referee's archive does.
 pub(crate) fn adapter(
     manifest: &serde_json::Value,
     results: &serde_json::Value,
 ) -> Option<Box<dyn Adapter>> {
-    if let Some(shape) = manifest.pointer("/options/game") {
+    let game = manifest.get("game")?.as_str()?;
+    if !matches!(game, "coup" | "euchre" | "bank-heist") {
+        let shape = manifest.pointer("/options/game")?;
         let shape: GameShape = serde_json::from_value(shape.clone()).ok()?;
-        return Some(Box::new(RefereeGame { shape }));
+        return Some(Box::new(Plugin::new(shape, results)));
     }
-    match manifest.get("game")?.as_str()? {
+    match game {
         "coup" => Some(Box::new(Coup::new(results))),
         "euchre" => Some(Box::new(Euchre)),
         "bank-heist" => Some(Box::new(BankHeist::default())),
@@ -339,24 +346,48 @@ impl Adapter for Euchre {
 }
 
 // ---------------------------------------------------------------------------------------
-// A referee's game (a plugin, or a built-in game played by a referee): every decision's
-// record is the same for every game; the state after a move is its events.
+// Games played by a referee plugin
 
 #[derive(Deserialize)]
-struct RefereeLine {
+struct PluginLine {
     #[serde(rename = "match")]
     index: usize,
     #[serde(flatten)]
-    inv: crate::referee::record::InvocationRecord,
+    inv: InvocationRecord,
 }
 
-struct RefereeGame {
+/// Any referee's game: each step is a decision as the referee judged it (its answer, its
+/// failure, its events as the state after).
+struct Plugin {
+    /// The game's seats and teams, for the seats' names.
     shape: GameShape,
+    /// Each match's label, from `results.json`.
+    labels: Vec<String>,
 }
 
-impl Adapter for RefereeGame {
+impl Plugin {
+    fn new(shape: GameShape, results: &serde_json::Value) -> Plugin {
+        let labels = results
+            .get("matches")
+            .and_then(|m| m.as_array())
+            .map(|ms| {
+                ms.iter()
+                    .enumerate()
+                    .map(|(i, m)| {
+                        m.get("label")
+                            .and_then(|l| l.as_str())
+                            .map_or_else(|| format!("match {i}"), str::to_string)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Plugin { shape, labels }
+    }
+}
+
+impl Adapter for Plugin {
     fn parse(&mut self, line: &str) -> Result<(GameKey, Step), String> {
-        let l: RefereeLine = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        let l: PluginLine = serde_json::from_str(line).map_err(|e| e.to_string())?;
         let inv = l.inv;
         let mut view = Vec::new();
         if !inv.args.is_empty() {
@@ -370,15 +401,11 @@ impl Adapter for RefereeGame {
                     .join(" "),
             });
         }
-        if !inv.stdin.is_empty() {
+        if !inv.stdin.is_empty() || view.is_empty() {
             view.push(Block {
                 label: "stdin".into(),
                 text: inv.stdin,
             });
-        }
-        let mut after = inv.events;
-        if after.is_empty() {
-            after.push("(no event)".to_string());
         }
         let step = Step {
             seat: format!("{}, {}", self.shape.seat_name(inv.seat as usize), inv.phase),
@@ -391,35 +418,63 @@ impl Adapter for RefereeGame {
                 detail: f.detail,
             }),
             fuel: inv.fuel_used,
-            after,
+            after: inv.events,
             bot: inv.bot,
         };
         let key = GameKey {
             match_index: l.index,
             game: 0,
-            label: format!("match {}", l.index),
+            label: self
+                .labels
+                .get(l.index)
+                .cloned()
+                .unwrap_or_else(|| format!("match {}", l.index)),
         };
         Ok((key, step))
     }
 
     fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError> {
-        let path = archive
-            .join("logs")
-            .join(format!("match-{}.log", replay.match_index));
-        if let Ok(log) = std::fs::read_to_string(&path) {
-            // What the log says before the first decision's first event: who plays, the deal.
-            let first = replay.steps.first().and_then(|s| s.after.first()).cloned();
-            for line in log.lines() {
-                if first.as_deref() == Some(line) {
-                    break;
-                }
-                replay.intro.push(line.to_string());
-            }
-            if let Some(last) = log.lines().last() {
-                replay.outro.push(last.to_string());
-            }
+        let name = format!("match-{}.log", replay.match_index);
+        let Ok(log) = std::fs::read_to_string(archive.join("logs").join(&name)) else {
+            replay.intro.push(format!("(no human log at logs/{name})"));
+            return Ok(());
+        };
+        let mut lines: Vec<&str> = log.lines().collect();
+        // The last line is the referee's account of the end, as its log tells it.
+        if let Some(last) = lines.pop() {
+            replay.outro.push(last.to_string());
         }
+        place_log_lines(&lines, &mut replay.steps, &mut replay.intro);
         Ok(())
+    }
+}
+
+/// Spread a referee's human log over the steps: a line that is one of a step's events marks
+/// where that step stands in the log; the lines before the first such mark are the intro, and
+/// every other line (a new deal, a score) is added to the state after the step it follows.
+/// The log and the events are the referee's own words, so nothing is lost when they do not
+/// line up: the lines then stay with the step before.
+fn place_log_lines(lines: &[&str], steps: &mut [Step], intro: &mut Vec<String>) {
+    // Each step's own events, before any log line joins them.
+    let events: Vec<Vec<String>> = steps.iter().map(|s| s.after.clone()).collect();
+    let is_event = |s: usize, line: &str| events[s].iter().any(|e| e.trim() == line.trim());
+    let mut current: Option<usize> = None;
+    let mut next = 0;
+    for line in lines {
+        if current.is_some_and(|c| is_event(c, line)) {
+            continue;
+        }
+        // The next step that has events (a step without any leaves no mark in the log).
+        let ahead = (next..steps.len()).find(|&s| !events[s].is_empty());
+        if let Some(s) = ahead.filter(|&s| is_event(s, line)) {
+            current = Some(s);
+            next = s + 1;
+            continue;
+        }
+        match current {
+            None => intro.push(line.to_string()),
+            Some(c) => steps[c].after.push(line.to_string()),
+        }
     }
 }
 
@@ -536,6 +591,55 @@ fn split_heist_log(log: &str) -> BTreeMap<u64, Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn step(events: &[&str]) -> Step {
+        Step {
+            bot: "b".into(),
+            seat: "seat 0, bid".into(),
+            view: Vec::new(),
+            answer: String::new(),
+            stdout: String::new(),
+            outcome: "ok".into(),
+            failure: None,
+            fuel: 0,
+            after: events.iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_referee_log_spreads_over_the_steps_it_tells() {
+        let mut steps = vec![
+            step(&["a bids 2 fours"]),
+            step(&["b calls", "b loses a die"]),
+            step(&[]),
+            step(&["a bids 1 two"]),
+        ];
+        let log = [
+            "Liar's Dice: a, b",
+            "Hand 1: a [2 4], b [4 4]",
+            "  a bids 2 fours",
+            "  b calls",
+            "  b loses a die",
+            "Hand 2: a [1 3], b [5]",
+            "  a bids 1 two",
+            "a note after the last step",
+        ];
+        let mut intro = Vec::new();
+        place_log_lines(&log, &mut steps, &mut intro);
+        assert_eq!(intro, ["Liar's Dice: a, b", "Hand 1: a [2 4], b [4 4]"]);
+        assert_eq!(steps[0].after, ["a bids 2 fours"]);
+        // The new deal is part of the state after the call that ended the hand.
+        assert_eq!(
+            steps[1].after,
+            ["b calls", "b loses a die", "Hand 2: a [1 3], b [5]"]
+        );
+        // A step without events takes no line: the next step's event is found after it.
+        assert!(steps[2].after.is_empty());
+        assert_eq!(
+            steps[3].after,
+            ["a bids 1 two", "a note after the last step"]
+        );
+    }
 
     #[test]
     fn a_heist_log_splits_by_game() {
