@@ -4,12 +4,12 @@
 //! A step is one decision: the bot, what it saw, its answer, its fuel and the state after.
 //! The state after comes from what the archive recorded, never from re-running the rules:
 //! Coup: the history file after the move (what the bots appended, in order, is the history)
-//! and the human log's lines for the move; Euchre: the events the answer caused, which each
-//! invocation record carries; Bank Heist: the human log's lines for the bot in that round,
+//! and the human log's lines for the move; a referee's game (Euchre among them): the events
+//! the answer caused, which each invocation record carries; Bank Heist: the human log's lines for the bot in that round,
 //! and the game's results after its last decision.
 
 use super::ReportError;
-use crate::games::{bank_heist, coup, euchre};
+use crate::games::{bank_heist, coup};
 use crate::referee::shape::GameShape;
 use crate::sandbox::Outcome;
 use serde::{Deserialize, Serialize};
@@ -107,7 +107,6 @@ pub(crate) fn adapter(
     }
     match manifest.get("game")?.as_str()? {
         "coup" => Some(Box::new(Coup::new(results))),
-        "euchre" => Some(Box::new(Euchre)),
         "bank-heist" => Some(Box::new(BankHeist::default())),
         _ => None,
     }
@@ -263,82 +262,6 @@ fn file_name(p: &Path) -> String {
 }
 
 // ---------------------------------------------------------------------------------------
-// Euchre
-
-#[derive(Deserialize)]
-struct EuchreLine {
-    game: usize,
-    #[serde(flatten)]
-    inv: euchre::driver::InvocationRecord,
-}
-
-struct Euchre;
-
-impl Adapter for Euchre {
-    fn parse(&mut self, line: &str) -> Result<(GameKey, Step), String> {
-        let l: EuchreLine = serde_json::from_str(line).map_err(|e| e.to_string())?;
-        let inv = l.inv;
-        let failure = inv.failure.as_ref().map(|f| Failure {
-            kind: f.kind().to_string(),
-            detail: match f {
-                euchre::driver::Failure::Crash(o) => format!("the invocation ended with {o}"),
-                euchre::driver::Failure::BadAnswer(why) => why.clone(),
-            },
-        });
-        let seat = euchre::driver::SEATS.get(inv.seat).copied().unwrap_or("?");
-        let mut after = inv.events;
-        if after.is_empty() {
-            // A trick report tells the bot the trick; its output is ignored, so nothing moves.
-            after.push(if inv.phase == "trick" {
-                "(a trick report: its answer is ignored; nothing changes)".to_string()
-            } else {
-                "(no event)".to_string()
-            });
-        }
-        let step = Step {
-            seat: format!("{seat}, {}", inv.phase),
-            view: vec![Block {
-                label: "stdin".into(),
-                text: inv.stdin,
-            }],
-            answer: inv.answer,
-            stdout: inv.stdout,
-            outcome: outcome_text(&inv.outcome),
-            failure,
-            fuel: inv.fuel_used,
-            after,
-            bot: inv.bot,
-        };
-        let key = GameKey {
-            match_index: l.game,
-            game: 0,
-            label: format!("game {}", l.game),
-        };
-        Ok((key, step))
-    }
-
-    fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError> {
-        let path = archive
-            .join("logs")
-            .join(format!("game-{}.log", replay.match_index));
-        if let Ok(log) = std::fs::read_to_string(&path) {
-            // The title and the first deal come before the first decision.
-            let first = replay.steps.first().and_then(|s| s.after.first()).cloned();
-            for line in log.lines() {
-                if first.as_deref() == Some(line) {
-                    break;
-                }
-                replay.intro.push(line.to_string());
-            }
-            if let Some(last) = log.lines().last() {
-                replay.outro.push(last.to_string());
-            }
-        }
-        Ok(())
-    }
-}
-
-// ---------------------------------------------------------------------------------------
 // A referee's game (a plugin, or a built-in game played by a referee): every decision's
 // record is the same for every game; the state after a move is its events.
 
@@ -378,7 +301,13 @@ impl Adapter for RefereeGame {
         }
         let mut after = inv.events;
         if after.is_empty() {
-            after.push("(no event)".to_string());
+            // A decision whose answer the referee took as nothing (Euchre's trick report,
+            // whose output is ignored) moves nothing.
+            after.push(if inv.answer.is_empty() && inv.failure.is_none() {
+                "(its answer is ignored: nothing changes)".to_string()
+            } else {
+                "(no event)".to_string()
+            });
         }
         let step = Step {
             seat: format!("{}, {}", self.shape.seat_name(inv.seat as usize), inv.phase),
