@@ -181,6 +181,19 @@ for name in ["bench-coup", "bench-bank-heist", "bench-euchre"]:
     add(fence("\n".join(lines) or "not run"))
 add(fence("\n".join(command(n).strip() for n in ["bench-coup", "bench-bank-heist", "bench-euchre"]), "sh"))
 
+# --- a referee as a plugin ----------------------------------------------------------------
+add("## A referee as a plugin\n")
+add(
+    "`koth bench play`: the same Euchre tournament played by Euchre's referee built into koth "
+    "(`koth euchre`) and by the same referee as a WebAssembly component (`koth play "
+    "euchre_referee.wasm`), alternating, the fastest of each; both must give the same games. "
+    "The goal is at most 1.3× the built-in's wall time.\n"
+)
+lines = [l for l in (raw("bench-play") or "").splitlines()
+         if l.startswith(("loaded", "run ", "built-in", "plugin", "ratio", "FAILED")) or "invocations," in l]
+add(fence("\n".join(lines) or "not run"))
+add(fence(command("bench-play").strip(), "sh"))
+
 # --- every kind -----------------------------------------------------------------------------
 add("## Every kind of bot in one tournament\n")
 add(

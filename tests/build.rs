@@ -121,6 +121,11 @@ fn run() -> Result<(), String> {
         "tests/referees/hostile/Cargo.toml",
         "tests/referees/hostile/Cargo.lock",
         "tests/referees/hostile/src",
+        "referees/euchre/Cargo.toml",
+        "referees/euchre/src",
+        "referees/euchre/component/Cargo.toml",
+        "referees/euchre/component/Cargo.lock",
+        "referees/euchre/component/src",
     ] {
         println!("cargo:rerun-if-changed={}", workspace.join(path).display());
     }
@@ -341,12 +346,20 @@ const COMPONENTS: [(&str, &str, &str); 4] = [
 ];
 
 /// The Rust referee components (games as plugins, `wit/referee.wit`), built like the
-/// component bots: (folder, the cdylib's file stem, the referee's name).
-const REFEREES: [(&str, &str, &str); 1] = [(
-    "tests/referees/hostile",
-    "hostile_referee",
-    "hostile_referee",
-)];
+/// component bots: (folder, the cdylib's file stem, the referee's name). Euchre's is the
+/// proof that the interface is complete: its archive must equal `koth euchre`'s.
+const REFEREES: [(&str, &str, &str); 2] = [
+    (
+        "tests/referees/hostile",
+        "hostile_referee",
+        "hostile_referee",
+    ),
+    (
+        "referees/euchre/component",
+        "euchre_referee",
+        "euchre_referee",
+    ),
+];
 
 /// Build each Rust component of `list` into `bots_dir` as `<name>.wasm`; returns the names.
 fn build_components(

@@ -199,7 +199,7 @@ fn euchre_runs_and_names_bad_options() {
     let t = text(&o);
     assert!(o.status.success(), "{t}");
     assert!(t.contains("pts for") && t.contains("bad answer: "), "{t}");
-    let log = std::fs::read_to_string(out.join("logs/game-0.log")).unwrap();
+    let log = std::fs::read_to_string(out.join("logs/match-0.log")).unwrap();
     assert!(
         log.contains("thrown in") || log.contains("throws"),
         "{log:.2000}"

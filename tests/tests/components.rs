@@ -5,7 +5,8 @@
 
 use koth::games::bank_heist::format::{self as heist, BankHeistOptions};
 use koth::games::coup::tournament::{self, CoupOptions};
-use koth::games::euchre::format::{self as euchre, EuchreOptions};
+use koth::games::euchre::{self, Partners};
+use koth::games::Game as _;
 use koth::sandbox::{Bot, BotKind, Invocation, Limits, Outcome, Sandbox, SandboxOptions, TrapKind};
 use koth_tests::coup::situations;
 use std::collections::BTreeMap;
@@ -413,11 +414,10 @@ fn the_euchre_component_plays_without_a_bad_answer() {
         .map(|n| load(&sb, &koth_tests::wasm(n)))
         .collect();
     let players = koth_tests::players(std::iter::once(&me).chain(&others));
-    let opts = EuchreOptions {
-        games: 10,
-        ..EuchreOptions::default()
-    };
-    let run = euchre::run(&players, &opts, 2, &|_, _| {});
+    let opts =
+        euchre::options(10, 10, Partners::Copies, false, 1, Default::default()).expect("options");
+    let game = euchre::game();
+    let run = game.play_whole(&players, &opts, 2, &|_, _| {});
     let row = |name: &str| {
         run.leaderboard
             .rows
@@ -430,7 +430,7 @@ fn the_euchre_component_plays_without_a_bad_answer() {
     assert!(mine.forfeits.is_empty(), "{mine:?}");
     assert_eq!(mine.games, 20);
     assert!(mine.wins >= 6, "{mine:?}");
-    let again = euchre::run(&players, &opts, 1, &|_, _| {});
+    let again = game.play_whole(&players, &opts, 1, &|_, _| {});
     assert_eq!(
         format!("{:?}", again.leaderboard.rows),
         format!("{:?}", run.leaderboard.rows),

@@ -1,15 +1,54 @@
-//! Euchre with real wasm bots: whole tournaments in both partner modes, byte-identical
-//! archives whatever the number of workers, a bot writing past its 1 KiB memory file sees
-//! the write fail and plays on, and a bot that fails gets the spec's defaults.
+//! Euchre with real wasm bots, played by its referee built into koth: whole tournaments in
+//! both partner modes, byte-identical archives whatever the number of workers, a bot writing
+//! past its 1 KiB memory file sees the write fail and plays on, and a bot that fails gets
+//! the spec's defaults.
 
-use koth::games::euchre::driver::{self, GameResult, GameSetup};
-use koth::games::euchre::format::{self, EuchreOptions, Manifest, Partners, MEMORY_BYTES};
-use koth::games::euchre::rules::Config;
-use koth::games::Player;
+use koth::games::euchre::{self, Partners, MEMORY_BYTES};
+use koth::games::{Game, Player};
+use koth::referee::host::MatchHost;
+use koth::referee::record::MatchRecord;
+use koth::referee::shape::RefereeOptions;
 use koth::sandbox::vfs::SnapshotEntry;
 use koth::sandbox::{Bot, Limits, Sandbox, SandboxOptions, VfsLimits};
-use koth::tournament::BotEntry;
+use koth::tournament::{BotEntry, Manifest};
+use koth_referee::{MatchSetup, Seat};
 use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A run's options as `koth euchre` builds them.
+struct EuchreOptions {
+    games: u32,
+    target: u32,
+    seed: u64,
+    partners: Partners,
+    paired: bool,
+}
+
+impl Default for EuchreOptions {
+    fn default() -> Self {
+        EuchreOptions {
+            games: 10,
+            target: 10,
+            seed: 1,
+            partners: Partners::Copies,
+            paired: false,
+        }
+    }
+}
+
+impl EuchreOptions {
+    fn resolve(&self) -> RefereeOptions {
+        euchre::options(
+            self.games,
+            self.target,
+            self.partners,
+            self.paired,
+            self.seed,
+            Limits::default(),
+        )
+        .expect("valid options")
+    }
+}
 
 const BOTS: [&str; 4] = ["random_8020", "marius", "old_stager", "card_counter"];
 
@@ -31,7 +70,9 @@ fn archive_of(
     sb: &Sandbox,
 ) -> BTreeMap<String, Vec<u8>> {
     let players = koth_tests::players(bots);
-    let run = format::run(&players, opts, jobs, &|_, _| {});
+    let game = euchre::game();
+    let opts = opts.resolve();
+    let run = game.play_whole(&players, &opts, jobs, &|_, _| {});
     assert!(run.summaries.iter().all(|m| m.void.is_none()));
     let manifest = Manifest {
         game: "euchre".into(),
@@ -44,11 +85,11 @@ fn archive_of(
                 sha256: b.sha256_hex(),
             })
             .collect(),
-        options: opts.clone(),
+        options: opts,
         engine: sb.settings().clone(),
         referee: None,
     };
-    koth_tests::archive_tree(|archive| format::write_archive(&run, &manifest, archive))
+    koth_tests::archive_tree(|archive| game.write_archive(&run, &manifest, archive))
 }
 
 #[test]
@@ -76,7 +117,7 @@ fn archives_are_identical_for_any_worker_count_in_both_partner_modes() {
             );
         }
         assert_eq!(
-            one.keys().filter(|k| k.starts_with("logs/game-")).count(),
+            one.keys().filter(|k| k.starts_with("logs/match-")).count(),
             matches
         );
         let results: serde_json::Value = serde_json::from_slice(&one["results.json"]).unwrap();
@@ -117,54 +158,67 @@ fn the_example_bots_play_without_a_failure() {
     let sb = sandbox();
     let bots = load(&sb, &BOTS[1..]);
     let players = koth_tests::players(&bots);
-    let run = format::run(
-        &players,
-        &EuchreOptions {
-            games: 4,
-            ..EuchreOptions::default()
-        },
-        2,
-        &|_, _| {},
-    );
+    let opts = EuchreOptions {
+        games: 4,
+        ..EuchreOptions::default()
+    }
+    .resolve();
+    let run = euchre::game().play_whole(&players, &opts, 2, &|_, _| {});
     assert_eq!(run.records.len(), 12);
     for r in &run.leaderboard.rows {
         assert!(r.forfeits.is_empty(), "{}: {:?}", r.bot, r.forfeits);
         assert_eq!(r.games, 8);
     }
     for rec in &run.records {
-        assert!(matches!(rec.result, GameResult::Won { .. }));
-        assert!(rec.points.iter().any(|&p| p >= 10));
+        assert_eq!(rec.winners.len(), 2, "{:?}", rec.detail);
+        assert_eq!(rec.detail["result"], "won");
+        assert!(rec.points.iter().any(|&(f, _)| f >= 10));
     }
 }
 
-fn one_game(players: [&dyn Player; 4], limits: Limits) -> driver::GameRecord {
-    driver::play(
-        &GameSetup {
-            index: 0,
-            deck_seed: 5,
-            root_seed: 1,
-            config: Config::default(),
-            limits,
-            vfs: VfsLimits {
-                max_bytes: MEMORY_BYTES,
-                ..VfsLimits::default()
-            },
-        },
-        players,
-    )
+/// One game to 10 through the built-in referee, `players[seat]` in each seat (N & S against
+/// E & W), the deck seeded by 5.
+fn one_game(players: [&Arc<dyn Player>; 4], limits: Limits) -> MatchRecord {
+    let referee = euchre::referee();
+    let opts = euchre::options(1, 10, Partners::Copies, false, 1, limits).expect("options");
+    let setup = MatchSetup {
+        round: 0,
+        paired: false,
+        seats: players
+            .iter()
+            .enumerate()
+            .map(|(s, p)| Seat {
+                bot: p.name().to_string(),
+                team: (s % 2) as u32,
+            })
+            .collect(),
+        options: opts.options.to_values(),
+        seed: 5,
+    };
+    let host = MatchHost::new(
+        Arc::new(opts.game.clone()),
+        players.iter().map(|p| Arc::clone(p)).collect(),
+        vec![vec![0, 2], vec![1, 3]],
+        opts.directory,
+        limits,
+        setup.seed,
+    );
+    let (host, result) = referee.play(&setup, host);
+    host.finish(result)
+}
+
+fn arc(bot: Bot) -> Arc<dyn Player> {
+    Arc::new(bot)
 }
 
 #[test]
 fn a_write_past_the_1_kib_memory_fails_and_the_game_goes_on() {
     let sb = sandbox();
-    let hog = sb.load_file(&koth_tests::wasm("euchre_hog"), None).unwrap();
-    let marius = sb.load_file(&koth_tests::wasm("marius"), None).unwrap();
+    let hog = arc(sb.load_file(&koth_tests::wasm("euchre_hog"), None).unwrap());
+    let marius = arc(sb.load_file(&koth_tests::wasm("marius"), None).unwrap());
     let rec = one_game([&hog, &marius, &hog, &marius], Limits::default());
-    assert!(
-        matches!(rec.result, GameResult::Won { .. }),
-        "{:?}",
-        rec.result
-    );
+    assert_eq!(rec.void, None);
+    assert_eq!(rec.detail["result"], "won", "{:?}", rec.detail);
     // The hog answered every decision itself: no failure, no default.
     assert!(
         rec.failures[0].is_empty() && rec.failures[2].is_empty(),
@@ -242,16 +296,16 @@ const SPINNER: &str = r#"(module
 #[test]
 fn a_failing_bot_gets_the_defaults_and_the_game_ends() {
     let sb = sandbox();
-    let spinner = sb
+    let spinner = arc(sb
         .load_bytes("spinner", &wat::parse_str(SPINNER).unwrap())
-        .unwrap();
-    let marius = sb.load_file(&koth_tests::wasm("marius"), None).unwrap();
+        .unwrap());
+    let marius = arc(sb.load_file(&koth_tests::wasm("marius"), None).unwrap());
     let limits = Limits {
         fuel: 5_000_000,
         ..Limits::default()
     };
     let rec = one_game([&spinner, &marius, &spinner, &marius], limits);
-    assert_eq!(rec.result, GameResult::Won { team: 1 }, "{:?}", rec.points);
+    assert_eq!(rec.winners, vec![1, 3], "{:?}", rec.points);
     let fuel_failures: u64 = [0, 2]
         .iter()
         .filter_map(|&seat| rec.failures[seat].get("fuel"))
@@ -275,8 +329,9 @@ fn paired_deals_give_the_same_cards_to_the_other_team() {
         games: 4,
         paired: true,
         ..EuchreOptions::default()
-    };
-    let run = format::run(&players, &opts, 2, &|_, _| {});
+    }
+    .resolve();
+    let run = euchre::game().play_whole(&players, &opts, 2, &|_, _| {});
     // The first deal line lists each seat's name and cards; twins differ only in names.
     let cards_of_first_deal = |g: usize| -> Vec<String> {
         let line = &run.records[g].human_log[1];
@@ -286,10 +341,11 @@ fn paired_deals_give_the_same_cards_to_the_other_team() {
             .collect()
     };
     for twin in [0, 2] {
-        let (a, b) = (&run.tables[twin], &run.tables[twin + 1]);
+        let (a, b) = (&run.fixtures[twin], &run.fixtures[twin + 1]);
         assert_eq!(a.seats, [0, 1, 0, 1]);
         assert_eq!(b.seats, [1, 0, 1, 0]);
-        assert_eq!(a.first_dealer, b.first_dealer);
+        let dealer = |g: usize| run.records[g].detail["first_dealer"].clone();
+        assert_eq!(dealer(twin), dealer(twin + 1));
         assert_eq!(cards_of_first_deal(twin), cards_of_first_deal(twin + 1));
     }
     assert_ne!(cards_of_first_deal(0), cards_of_first_deal(2));

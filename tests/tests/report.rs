@@ -6,7 +6,8 @@
 
 use koth::games::bank_heist::format::{self as heist, BankHeistOptions};
 use koth::games::coup::tournament::{self as coup, CoupOptions};
-use koth::games::euchre::format::{self as euchre, EuchreOptions};
+use koth::games::euchre::{self, Partners};
+use koth::games::Game as _;
 use koth::report::{self, ReportOptions};
 use koth::sandbox::{Bot, Sandbox, SandboxOptions};
 use koth::tournament::archive::Archive;
@@ -118,15 +119,13 @@ fn euchre_archive(sb: &Sandbox) -> ArchiveDir {
         ],
     );
     let players = koth_tests::players(&bots);
-    let opts = EuchreOptions {
-        games: 2,
-        target: 5,
-        seed: 7,
-        ..EuchreOptions::default()
-    };
-    let run = euchre::run(&players, &opts, 2, &|_, _| {});
+    let opts =
+        euchre::options(2, 5, Partners::Copies, false, 7, Default::default()).expect("options");
+    let game = euchre::game();
+    let run = game.play_whole(&players, &opts, 2, &|_, _| {});
     let (dir, archive) = archive_dir();
-    euchre::write_archive(&run, &manifest("euchre", &bots, opts, sb), &archive).expect("archive");
+    game.write_archive(&run, &manifest("euchre", &bots, opts, sb), &archive)
+        .expect("archive");
     dir
 }
 

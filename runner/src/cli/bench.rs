@@ -32,6 +32,9 @@ enum BenchWhat {
     BankHeist(super::bench_bank_heist::BankHeistBench),
     /// A Euchre tournament: koth vs the same bots as native processes, one per decision.
     Euchre(super::bench_euchre::EuchreBench),
+    /// A referee as a plugin: one Euchre tournament by the built-in referee and by the same
+    /// referee as a component (euchre_referee.wasm), wall times and their ratio.
+    Play(super::bench_play::PlayBench),
     /// Host-call overhead: every WASI function's costliest loop vs a pure-wasm loop.
     Hostcalls(hostcalls::HostcallsBench),
     /// A plain Python bot's decision: koth (CPython for WASI) vs native `python3 -S`.
@@ -84,6 +87,7 @@ pub(crate) fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         BenchWhat::Coup(a) => coup_bench(a),
         BenchWhat::BankHeist(a) => super::bench_bank_heist::run(a),
         BenchWhat::Euchre(a) => super::bench_euchre::run(a),
+        BenchWhat::Play(a) => super::bench_play::run(a),
         BenchWhat::Hostcalls(a) => hostcalls::run(a),
         BenchWhat::Python(a) => python::run(a),
     }

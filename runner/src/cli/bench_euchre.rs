@@ -5,8 +5,8 @@
 use super::EngineArgs;
 use anyhow::bail;
 use clap::Args;
-use koth::games::euchre::format::{self, EuchreOptions};
-use koth::games::Player;
+use koth::games::euchre::{self, Partners};
+use koth::games::{Finished, Game, Player};
 use koth::sandbox::vfs::{OpenOptions, SnapshotEntry};
 use koth::sandbox::{Invocation, Limits, Outcome, Report, Vfs};
 use std::io::Write;
@@ -126,17 +126,22 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
     let sandbox = a
         .engine
         .sandbox_for_bots(jobs, a.bots.len(), Limits::default().memory_bytes)?;
-    let bots = super::bench::load_bots_timed(&sandbox, &a.bots, "euchre")?;
-    let opts = EuchreOptions {
-        games: a.games,
-        ..EuchreOptions::default()
-    };
+    let bots = super::bench::load_bots_timed(&sandbox, &a.bots, euchre::NAME)?;
+    let opts = euchre::options(
+        a.games,
+        euchre::rules::DEFAULT_TARGET,
+        Partners::Copies,
+        false,
+        1,
+        Limits::default(),
+    )?;
+    let game = euchre::game();
     let players: Vec<Arc<dyn Player>> = bots
         .iter()
         .map(|b| Arc::clone(b) as Arc<dyn Player>)
         .collect();
     let t = Instant::now();
-    let koth_run = format::run(&players, &opts, jobs, &|_, _| {});
+    let koth_run = game.play_whole(&players, &opts, jobs, &|_, _| {});
     let koth_secs = t.elapsed().as_secs_f64();
     let inv = koth_run.invocations();
     println!(
@@ -163,7 +168,7 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
         .map(|n| Arc::new(n) as Arc<dyn Player>)
         .collect();
     let t = Instant::now();
-    let native_run = format::run(&nplayers, &opts, jobs, &|_, _| {});
+    let native_run = game.play_whole(&nplayers, &opts, jobs, &|_, _| {});
     let native_secs = t.elapsed().as_secs_f64();
     let _ = std::fs::remove_dir_all(&root);
     let games = format!("{} games", native_run.records.len());

@@ -1,9 +1,11 @@
-//! `koth euchre`: every bot against every other, each partnered with a copy of itself.
+//! `koth euchre`: every bot against every other, each partnered with a copy of itself; or
+//! four bots with partners drawn at random. Euchre's referee plays it, built in.
 
 use super::common::{self, TournamentArgs};
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use koth::games::euchre::format::{self, Euchre, EuchreOptions, Partners};
+use koth::games::euchre::{self, Partners};
+use koth::referee::schedule;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -53,36 +55,37 @@ pub(crate) fn run(args: EuchreArgs) -> anyhow::Result<ExitCode> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
-    if args.target == 0 {
-        bail!("--target must be at least 1");
+    if args.target == 0 || i64::from(args.target) > euchre::MAX_TARGET {
+        bail!("--target must be 1 to {}", euchre::MAX_TARGET);
     }
     let setup = args.common.setup(args.bots.len())?;
-    let bots = common::load_bots(&setup.sandbox, &args.bots, "euchre")?;
-    let opts = EuchreOptions {
-        games: args.games,
-        target: args.target,
-        seed: args.common.seed,
-        partners: match args.partners {
+    let bots = common::load_bots(&setup.sandbox, &args.bots, euchre::NAME)?;
+    let opts = euchre::options(
+        args.games,
+        args.target,
+        match args.partners {
             PartnersArg::Copies => Partners::Copies,
             PartnersArg::Random => Partners::Random,
         },
-        limits: setup.limits,
-        paired: args.paired,
-        ..EuchreOptions::default()
-    };
-    let out = args.common.out(&format!("euchre-seed{}", opts.seed));
-    let total = format::schedule(bots.len(), &opts).len();
+        args.paired,
+        args.common.seed,
+        setup.limits,
+    )?;
+    let out = args
+        .common
+        .out(&format!("{}-seed{}", euchre::NAME, opts.seed));
+    let total = schedule::count(&opts, bots.len())?;
     eprintln!(
         "Euchre: {} bots, {} games to {}, seed {}, {} worker(s)",
         bots.len(),
         total,
-        opts.target,
+        args.target,
         opts.seed,
         setup.jobs
     );
     common::play(
         common::Run {
-            game: &Euchre,
+            game: &euchre::game(),
             referee: None,
             unit: "games",
         },

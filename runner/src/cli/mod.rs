@@ -4,6 +4,7 @@ mod bank_heist;
 mod bench;
 mod bench_bank_heist;
 mod bench_euchre;
+mod bench_play;
 mod check;
 mod common;
 mod coup;

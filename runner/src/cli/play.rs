@@ -7,7 +7,7 @@ use koth::referee::component::{ComponentReferee, RefereeLimits};
 use koth::referee::game::RefereeGame;
 use koth::referee::options::resolve;
 use koth::referee::schedule;
-use koth::referee::shape::{FormatName, GameShape, PartnersName, RefereeOptions};
+use koth::referee::shape::{FormatName, PartnersName, RefereeOptions};
 use koth::referee::Referee;
 use koth::sandbox::{Sandbox, VfsLimits};
 use koth::tournament::RefereeEntry;
@@ -169,21 +169,16 @@ pub(crate) fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
         args.paired,
         &args.opts,
     )?;
-    let opts = RefereeOptions {
-        game: GameShape::of(&d),
+    let opts = RefereeOptions::new(
+        &d,
         format,
         rounds,
         partners,
-        paired: args.paired,
-        options: values,
-        seed: args.common.seed,
-        limits: setup.limits,
-        directory: d.directory.map(|q| VfsLimits {
-            max_bytes: q.bytes,
-            max_nodes: q.nodes,
-            ..VfsLimits::default()
-        }),
-    };
+        args.paired,
+        values,
+        args.common.seed,
+        setup.limits,
+    );
     let total = schedule::count(&opts, args.bots.len())
         .with_context(|| format!("{} cannot be played with these bots", d.name))?;
     let bots = common::load_bots(&setup.sandbox, &args.bots, &d.name)?;

@@ -159,6 +159,40 @@ pub struct RefereeOptions {
     pub directory: Option<VfsLimits>,
 }
 
+impl RefereeOptions {
+    /// The options of a run of the game `d` describes: its shape and each seat's directory
+    /// from the description, the rest as the command line chose. `koth play` and the games
+    /// built on a native referee (`koth euchre`) both build them here, so that the same
+    /// choices give the same manifest.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        d: &Description,
+        format: FormatName,
+        rounds: u32,
+        partners: Option<PartnersName>,
+        paired: bool,
+        options: OptionValues,
+        seed: u64,
+        limits: Limits,
+    ) -> RefereeOptions {
+        RefereeOptions {
+            game: GameShape::of(d),
+            format,
+            rounds,
+            partners,
+            paired,
+            options,
+            seed,
+            limits,
+            directory: d.directory.map(|q| VfsLimits {
+                max_bytes: q.bytes,
+                max_nodes: q.nodes,
+                ..VfsLimits::default()
+            }),
+        }
+    }
+}
+
 /// Why a description cannot be run.
 pub type DescriptionError = String;
 

@@ -4,14 +4,13 @@
 //! A step is one decision: the bot, what it saw, its answer, its fuel and the state after.
 //! The state after comes from what the archive recorded, never from re-running the rules:
 //! Coup: the history file after the move (what the bots appended, in order, is the history)
-//! and the human log's lines for the move; Euchre: the events the answer caused, which each
-//! invocation record carries; Bank Heist: the human log's lines for the bot in that round,
-//! and the game's results after its last decision; a game played by a referee plugin
-//! (`koth play`): the events of the referee's verdict on each decision, with the lines of its
-//! human log that fall between them.
+//! and the human log's lines for the move; Bank Heist: the human log's lines for the bot in
+//! that round, and the game's results after its last decision; a game played by a referee
+//! (`koth play`, and Euchre, whose referee is built in): the events of the referee's verdict
+//! on each decision, with the lines of its human log that fall between them.
 
 use super::ReportError;
-use crate::games::{bank_heist, coup, euchre};
+use crate::games::{bank_heist, coup};
 use crate::referee::record::InvocationRecord;
 use crate::referee::shape::GameShape;
 use crate::sandbox::Outcome;
@@ -98,23 +97,21 @@ pub(crate) trait Adapter {
     fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError>;
 }
 
-/// The adapter for an archive, from its manifest; `results` is `results.json`. A built-in
-/// game's name picks its own adapter even when a referee played it (koth's Euchre as a plugin
-/// writes `koth euchre`'s very archive); any other game a referee played (its manifest's
-/// options hold the game's shape) reads as every referee's archive does.
+/// The adapter for an archive, from its manifest; `results` is `results.json`. Coup and Bank
+/// Heist have their own; every game a referee played (its manifest's options hold the game's
+/// shape), Euchre included, reads as every referee's archive does.
 pub(crate) fn adapter(
     manifest: &serde_json::Value,
     results: &serde_json::Value,
 ) -> Option<Box<dyn Adapter>> {
     let game = manifest.get("game")?.as_str()?;
-    if !matches!(game, "coup" | "euchre" | "bank-heist") {
+    if !matches!(game, "coup" | "bank-heist") {
         let shape = manifest.pointer("/options/game")?;
         let shape: GameShape = serde_json::from_value(shape.clone()).ok()?;
         return Some(Box::new(Plugin::new(shape, results)));
     }
     match game {
         "coup" => Some(Box::new(Coup::new(results))),
-        "euchre" => Some(Box::new(Euchre)),
         "bank-heist" => Some(Box::new(BankHeist::default())),
         _ => None,
     }
@@ -270,83 +267,8 @@ fn file_name(p: &Path) -> String {
 }
 
 // ---------------------------------------------------------------------------------------
-// Euchre
-
-#[derive(Deserialize)]
-struct EuchreLine {
-    game: usize,
-    #[serde(flatten)]
-    inv: euchre::driver::InvocationRecord,
-}
-
-struct Euchre;
-
-impl Adapter for Euchre {
-    fn parse(&mut self, line: &str) -> Result<(GameKey, Step), String> {
-        let l: EuchreLine = serde_json::from_str(line).map_err(|e| e.to_string())?;
-        let inv = l.inv;
-        let failure = inv.failure.as_ref().map(|f| Failure {
-            kind: f.kind().to_string(),
-            detail: match f {
-                euchre::driver::Failure::Crash(o) => format!("the invocation ended with {o}"),
-                euchre::driver::Failure::BadAnswer(why) => why.clone(),
-            },
-        });
-        let seat = euchre::driver::SEATS.get(inv.seat).copied().unwrap_or("?");
-        let mut after = inv.events;
-        if after.is_empty() {
-            // A trick report tells the bot the trick; its output is ignored, so nothing moves.
-            after.push(if inv.phase == "trick" {
-                "(a trick report: its answer is ignored; nothing changes)".to_string()
-            } else {
-                "(no event)".to_string()
-            });
-        }
-        let step = Step {
-            seat: format!("{seat}, {}", inv.phase),
-            view: vec![Block {
-                label: "stdin".into(),
-                text: inv.stdin,
-            }],
-            answer: inv.answer,
-            stdout: inv.stdout,
-            outcome: outcome_text(&inv.outcome),
-            failure,
-            fuel: inv.fuel_used,
-            after,
-            bot: inv.bot,
-        };
-        let key = GameKey {
-            match_index: l.game,
-            game: 0,
-            label: format!("game {}", l.game),
-        };
-        Ok((key, step))
-    }
-
-    fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError> {
-        let path = archive
-            .join("logs")
-            .join(format!("game-{}.log", replay.match_index));
-        if let Ok(log) = std::fs::read_to_string(&path) {
-            // The title and the first deal come before the first decision.
-            let first = replay.steps.first().and_then(|s| s.after.first()).cloned();
-            for line in log.lines() {
-                if first.as_deref() == Some(line) {
-                    break;
-                }
-                replay.intro.push(line.to_string());
-            }
-            if let Some(last) = log.lines().last() {
-                replay.outro.push(last.to_string());
-            }
-        }
-        Ok(())
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// Games played by a referee plugin
+// Games played by a referee (a plugin, or a built-in game played by its referee, as Euchre):
+// every decision's record is the same for every game; the state after a move is its events.
 
 #[derive(Deserialize)]
 struct PluginLine {
@@ -435,17 +357,33 @@ impl Adapter for Plugin {
 
     fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError> {
         let name = format!("match-{}.log", replay.match_index);
-        let Ok(log) = std::fs::read_to_string(archive.join("logs").join(&name)) else {
-            replay.intro.push(format!("(no human log at logs/{name})"));
-            return Ok(());
-        };
-        let mut lines: Vec<&str> = log.lines().collect();
-        // The last line is the referee's account of the end, as its log tells it.
-        if let Some(last) = lines.pop() {
-            replay.outro.push(last.to_string());
+        match std::fs::read_to_string(archive.join("logs").join(&name)) {
+            Ok(log) => {
+                let mut lines: Vec<&str> = log.lines().collect();
+                // The last line is the referee's account of the end, as its log tells it.
+                if let Some(last) = lines.pop() {
+                    replay.outro.push(last.to_string());
+                }
+                place_log_lines(&lines, &mut replay.steps, &mut replay.intro);
+            }
+            Err(_) => replay.intro.push(format!("(no human log at logs/{name})")),
         }
-        place_log_lines(&lines, &mut replay.steps, &mut replay.intro);
+        mark_quiet_steps(&mut replay.steps);
         Ok(())
+    }
+}
+
+/// Say so where a decision changed nothing: the viewer never shows an empty state. A decision
+/// the referee took as no answer and no failure (Euchre's trick report, whose output is
+/// ignored) moved nothing by design. Done after the log is placed, which goes by the events.
+fn mark_quiet_steps(steps: &mut [Step]) {
+    for step in steps.iter_mut().filter(|s| s.after.is_empty()) {
+        step.after
+            .push(if step.answer.is_empty() && step.failure.is_none() {
+                "(its answer is ignored: nothing changes)".to_string()
+            } else {
+                "(no event)".to_string()
+            });
     }
 }
 

@@ -1,23 +1,72 @@
 //! Euchre (four players in two teams, one stdin input per decision): `shared/spec/euchre.md`.
 //!
-//! - [`rules`]: the pure game as a state machine the driver steps: whose decision is due,
-//!   the exact stdin text for it, the parser for the answer, the spec's default, and the
-//!   events for the human log; it lives in the `koth-rules` crate (shared with the guest SDK
-//!   and referees).
-//! - [`driver`]: plays one game through the sandbox: stdin inputs, stdout answers, defaults
-//!   for failures, a 1 KiB memory directory per seat for the whole game.
-//! - [`format`]: the pairings (copies as partners, or random partners for four bots) for the
-//!   shared tournament layer, and the archive.
+//! Played by its referee, `koth-referee-euchre` (`referees/euchre`), run natively through
+//! the referee layer: one code path for `koth euchre` and `koth play euchre_referee.wasm`,
+//! whose archives are byte-identical but for the manifest's `referee`.
+//!
+//! - [`rules`]: the pure game, in the `koth-rules` crate (shared with the guest SDK and the
+//!   referee).
+//! - [`game`]: the referee's game as the tournament commands run, resume, shard, merge and
+//!   verify it; [`options`]: a run's options from `koth euchre`'s choices.
 
-pub mod driver;
-pub mod format;
+use crate::referee::game::RefereeGame;
+use crate::referee::options::{resolve, OptError};
+use crate::referee::shape::{FormatName, PartnersName, RefereeOptions};
+use crate::referee::{Native, Referee};
+use crate::sandbox::Limits;
+use koth_referee_euchre::EuchreReferee;
+use std::sync::Arc;
 
+pub use koth_referee_euchre::{MAX_TARGET, MEMORY_BYTES, NAME, SEATS, TARGET};
 pub use koth_rules::euchre as rules;
 
-/// The game's name in manifests and on the command line.
-pub const NAME: &str = "euchre";
+/// How teams are formed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Partners {
+    /// Each bot partnered with a copy of itself: every pair of bots meets each round (the
+    /// referee's `tables`).
+    Copies,
+    /// Four bots, partners drawn at random for each game, the seed's mode (the referee's
+    /// `all-play-all`).
+    Random,
+}
+
+/// Euchre's referee, built in.
+pub fn referee() -> Arc<dyn Referee> {
+    Arc::new(Native::new(EuchreReferee))
+}
 
 /// Euchre as the tournament commands play it.
-pub fn game() -> format::Euchre {
-    format::Euchre
+pub fn game() -> RefereeGame {
+    RefereeGame::new(referee())
+}
+
+/// The options of a run: `games` per pairing (rounds), to `target` points, teams formed by
+/// `partners`, `paired` deals or not. They are what `koth play euchre_referee.wasm` records
+/// with `--rounds GAMES --opt target=TARGET` and the matching format and partners.
+pub fn options(
+    games: u32,
+    target: u32,
+    partners: Partners,
+    paired: bool,
+    seed: u64,
+    limits: Limits,
+) -> Result<RefereeOptions, OptError> {
+    let referee = referee();
+    let d = referee.description();
+    let (format, partners) = match partners {
+        Partners::Copies => (FormatName::Tables, PartnersName::Copies),
+        Partners::Random => (FormatName::AllPlayAll, PartnersName::Random),
+    };
+    let values = resolve(&d.options, &[format!("{TARGET}={target}")])?;
+    Ok(RefereeOptions::new(
+        d,
+        format,
+        games,
+        Some(partners),
+        paired,
+        values,
+        seed,
+        limits,
+    ))
 }

@@ -1,0 +1,142 @@
+//! `koth bench play`: what a referee costs as a plugin. The same Euchre tournament twice in
+//! one run: played by Euchre's referee built into koth (`koth euchre`), then by the same
+//! referee as a WebAssembly component (`koth play euchre_referee.wasm`). Both must give the
+//! same games; the figure is the ratio of their wall times.
+
+use super::EngineArgs;
+use anyhow::{bail, Context};
+use clap::Args;
+use koth::games::euchre::{self, Partners};
+use koth::games::{Finished, Game, Player};
+use koth::referee::component::{ComponentReferee, RefereeLimits};
+use koth::referee::game::{RefereeGame, RefereeRun};
+use koth::referee::Referee;
+use koth::sandbox::{Limits, VfsLimits};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The goal for the plugin's wall time, as a multiple of the built-in's (issue 15).
+const GOAL: f64 = 1.3;
+
+#[derive(Args)]
+pub(crate) struct PlayBench {
+    /// Euchre's referee as a component (`euchre_referee.wasm`, built from
+    /// `referees/euchre/component`).
+    #[arg(value_name = "REFEREE.wasm")]
+    referee: PathBuf,
+    /// The Euchre bots (.wasm); at least two.
+    #[arg(required = true, value_name = "BOT.wasm")]
+    bots: Vec<PathBuf>,
+    /// Games per pair of bots (each partnered with a copy of itself).
+    #[arg(long, default_value_t = 20)]
+    games: u32,
+    /// Times each way is played, alternating; the fastest of each counts.
+    #[arg(long, default_value_t = 3)]
+    repeat: u32,
+    /// Worker threads [default: the number of cores].
+    #[arg(long)]
+    jobs: Option<usize>,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
+    if a.bots.len() < 2 {
+        bail!("the benchmark needs at least two bots");
+    }
+    if a.repeat == 0 || a.games == 0 {
+        bail!("--repeat and --games must be at least 1");
+    }
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1);
+    let sandbox = a
+        .engine
+        .sandbox_for_bots(jobs, a.bots.len(), Limits::default().memory_bytes)?;
+    let bots = super::bench::load_bots_timed(&sandbox, &a.bots, euchre::NAME)?;
+    let players: Vec<Arc<dyn Player>> = bots
+        .iter()
+        .map(|b| Arc::clone(b) as Arc<dyn Player>)
+        .collect();
+    let t = Instant::now();
+    let component = ComponentReferee::load(
+        &sandbox,
+        &a.referee,
+        RefereeLimits::default(),
+        &VfsLimits::default(),
+    )?;
+    println!(
+        "loaded the referee {} in {:.2} s",
+        a.referee.display(),
+        t.elapsed().as_secs_f64()
+    );
+    if component.description() != euchre::referee().description() {
+        bail!(
+            "{} does not describe Euchre as koth's built-in referee does: not Euchre's referee",
+            a.referee.display()
+        );
+    }
+    let opts = euchre::options(
+        a.games,
+        euchre::rules::DEFAULT_TARGET,
+        Partners::Copies,
+        false,
+        1,
+        Limits::default(),
+    )?;
+    let builtin = euchre::game();
+    let plugin = RefereeGame::new(Arc::new(component) as Arc<dyn Referee>);
+    let time = |game: &RefereeGame| -> (f64, RefereeRun) {
+        let t = Instant::now();
+        let run = game.play_whole(&players, &opts, jobs, &|_, _| {});
+        (t.elapsed().as_secs_f64(), run)
+    };
+    let (mut best_builtin, mut best_plugin) = (f64::INFINITY, f64::INFINITY);
+    let mut last = None;
+    for i in 1..=a.repeat {
+        let (b, run_b) = time(&builtin);
+        let (p, run_p) = time(&plugin);
+        println!("run {i}: built-in {b:.2} s, plugin {p:.2} s");
+        if run_b.records != run_p.records {
+            bail!("the plugin's games differ from the built-in's: the referees are not the same");
+        }
+        if let Some(v) = run_p.summaries.iter().find_map(|m| m.void.as_ref()) {
+            bail!("a game was void: {v}");
+        }
+        best_builtin = best_builtin.min(b);
+        best_plugin = best_plugin.min(p);
+        last = Some(run_b);
+    }
+    let run = last.context("no run")?;
+    let inv = run.invocations();
+    println!(
+        "{} games, {inv} invocations, {jobs} worker(s), the fastest of {} runs each:",
+        run.records.len(),
+        a.repeat
+    );
+    println!(
+        "built-in referee (koth euchre):            {best_builtin:.2} s wall ({:.0} invocations/s)",
+        inv as f64 / best_builtin
+    );
+    println!(
+        "plugin referee (koth play {}): {best_plugin:.2} s wall ({:.0} invocations/s)",
+        a.referee
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        inv as f64 / best_plugin
+    );
+    let ratio = best_plugin / best_builtin;
+    println!(
+        "ratio plugin / built-in: {ratio:.2}x (goal: at most {GOAL}x{})",
+        if ratio <= GOAL { ", met" } else { ", NOT met" }
+    );
+    Ok(ExitCode::SUCCESS)
+}
