@@ -117,6 +117,15 @@ fn sides(o: &RefereeOptions, bots: usize) -> Result<Sides, ScheduleError> {
             have: bots,
         });
     }
+    // One match of the whole field: every bot must have a side of its own in it (a seat, or
+    // a team of its copies); otherwise only the first few would ever be seated.
+    if o.format == FormatName::AllPlayAll && !sides.random && bots != sides.k {
+        return Err(ScheduleError::Unsupported(format!(
+            "all-play-all seats every bot in one match, but a match of this game has {} sides \
+             and the run has {bots} bots: use tables",
+            sides.k
+        )));
+    }
     Ok(sides)
 }
 
@@ -410,6 +419,25 @@ mod tests {
             schedule(&t, &names(&["a", "b"])),
             Err(ScheduleError::Unsupported(_))
         ));
+    }
+
+    #[test]
+    fn all_play_all_needs_a_side_for_every_bot() {
+        let mut o = opts(
+            SeatCount::Fixed(4),
+            vec![vec![0, 2], vec![1, 3]],
+            FormatName::AllPlayAll,
+        );
+        o.partners = Some(PartnersName::Copies);
+        assert!(schedule(&o, &names(&["a", "b"])).is_ok());
+        let err = schedule(&o, &names(&["a", "b", "c"])).unwrap_err();
+        assert!(
+            matches!(&err, ScheduleError::Unsupported(why) if why.contains("use tables")),
+            "{err:?}"
+        );
+        let o = opts(SeatCount::Fixed(2), vec![], FormatName::AllPlayAll);
+        assert!(schedule(&o, &names(&["a", "b"])).is_ok());
+        assert!(schedule(&o, &names(&["a", "b", "c"])).is_err());
     }
 
     #[test]
