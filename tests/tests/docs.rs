@@ -23,12 +23,8 @@ const UNTESTED: &[(&str, &str)] = &[
         "its output is timings; the figures are on docs/benchmarks.md, written by scripts/bench",
     ),
     (
-        "new",
-        "being merged from the scaffold branch (issue 18, item 4)",
-    ),
-    (
         "setup",
-        "being merged from the scaffold branch (issue 18, item 5)",
+        "it downloads the interpreter from PyPI; tests/setup_python.rs (runner) tests it against a local server",
     ),
 ];
 
