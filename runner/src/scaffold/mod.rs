@@ -214,9 +214,24 @@ pub fn bot_name(dir: &Path) -> Result<String, ScaffoldError> {
 pub fn write(game: Game, lang: Lang, dir: &Path) -> Result<Scaffold, ScaffoldError> {
     let name = bot_name(dir)?;
     let files = files(game, lang, &name);
+    let written = write_files(dir, &files)?;
+    let (build, bot) = build_line(lang, &name);
+    Ok(Scaffold {
+        game,
+        lang,
+        name,
+        files: written,
+        build,
+        bot,
+    })
+}
+
+/// Make `dir` an empty folder (see [`prepare`]) and write `files` into it: (path relative to
+/// it, content). Returns the paths written, in order.
+fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<Vec<String>, ScaffoldError> {
     prepare(dir)?;
     let mut written = Vec::new();
-    for (rel, bytes) in &files {
+    for (rel, bytes) in files {
         let path = inside(dir, rel);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|source| ScaffoldError::Write {
@@ -227,15 +242,7 @@ pub fn write(game: Game, lang: Lang, dir: &Path) -> Result<Scaffold, ScaffoldErr
         std::fs::write(&path, bytes).map_err(|source| ScaffoldError::Write { path, source })?;
         written.push(rel.clone());
     }
-    let (build, bot) = build_line(lang, &name);
-    Ok(Scaffold {
-        game,
-        lang,
-        name,
-        files: written,
-        build,
-        bot,
-    })
+    Ok(written)
 }
 
 /// Make sure `dir` is an empty folder, creating it (not its parents) if missing.

@@ -4,7 +4,7 @@
 //! The game written is a working one (the iterated Prisoner's Dilemma), so that the first
 //! build, check and tournament succeed before the host changes a line.
 
-use super::{inside, prepare, ScaffoldError, WIT};
+use super::{write_files, ScaffoldError, WIT};
 use std::path::Path;
 
 /// The templates: (path in the new folder, text).
@@ -95,19 +95,7 @@ pub fn files(name: &str) -> Vec<(String, Vec<u8>)> {
 pub fn write(dir: &Path) -> Result<RefereeScaffold, ScaffoldError> {
     let game = game_name(dir)?;
     let files = files(&game);
-    prepare(dir)?;
-    let mut written = Vec::new();
-    for (rel, bytes) in &files {
-        let path = inside(dir, rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|source| ScaffoldError::Write {
-                path: parent.to_path_buf(),
-                source,
-            })?;
-        }
-        std::fs::write(&path, bytes).map_err(|source| ScaffoldError::Write { path, source })?;
-        written.push(rel.clone());
-    }
+    let written = write_files(dir, &files)?;
     let referee = format!("{game}.wasm");
     Ok(RefereeScaffold {
         build: format!(
