@@ -172,11 +172,56 @@ fn invoke_bench(a: InvokeBench) -> anyhow::Result<ExitCode> {
             no_pooling: !pooling,
             ..a.engine.clone()
         };
-        let sandbox = engine.sandbox(1, Limits::default().memory_bytes)?;
+        // Room for the floor and the minimal module beside the bot, each with a warm slot.
+        let sandbox = engine.sandbox_for_bots(1, 3, Limits::default().memory_bytes)?;
         let bot = sandbox.load_file(&a.wasm, None)?;
-        let (times, fuel) = decisions(&bot, &inv, a.iterations, 200)?;
-        let (med, p90) = median(times);
-        println!("koth, {} allocator: median {med:.1} µs, p90 {p90:.1} µs ({} invocations, {fuel} fuel each)", if pooling { "pooling" } else { "on-demand" }, a.iterations);
+        let allocator = if pooling { "pooling" } else { "on-demand" };
+        if !pooling {
+            let (times, fuel) = decisions(&bot, &inv, a.iterations, 200)?;
+            let (med, p90) = median(times);
+            println!("koth, {allocator} allocator: median {med:.1} µs, p90 {p90:.1} µs ({} invocations, {fuel} fuel each)", a.iterations);
+            results.push(med);
+            continue;
+        }
+        // The floor, the minimal module and the bot take turns in short runs, so that a
+        // change in the machine's load falls on all three alike.
+        let floor = sandbox.floor()?;
+        let minimal_wasm = wat::parse_str(koth::sandbox::MINIMAL_WAT)?;
+        let minimal = sandbox.load_bytes("minimal", &minimal_wasm)?;
+        let turns = 20.min(a.iterations.max(1));
+        let per_turn = a.iterations.div_ceil(turns);
+        let (mut floor_times, mut min_times, mut bot_times) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut min_fuel, mut bot_fuel) = (0, 0);
+        for turn in 0..turns {
+            let warmup = if turn == 0 { 200 } else { 20 };
+            for i in 0..per_turn + warmup {
+                let t = Instant::now();
+                floor
+                    .run()
+                    .map_err(|e| anyhow::anyhow!("bare wasmtime's empty module: {e:#}"))?;
+                if i >= warmup {
+                    floor_times.push(t.elapsed());
+                }
+            }
+            let (t, f) = decisions(&minimal, &inv, per_turn, warmup)?;
+            min_times.extend(t);
+            min_fuel = f;
+            let (t, f) = decisions(&bot, &inv, per_turn, warmup)?;
+            bot_times.extend(t);
+            bot_fuel = f;
+        }
+        let n = floor_times.len();
+        let (fmed, fp90) = median(floor_times);
+        let (mmed, mp90) = median(min_times);
+        let (med, p90) = median(bot_times);
+        println!("bare wasmtime, empty _start (same engine, InstancePre, stub imports): median {fmed:.1} µs, p90 {fp90:.1} µs ({n} invocations)");
+        println!("koth, minimal module (path_open APPEND of the history, one 1-byte fd_write): median {mmed:.1} µs, p90 {mp90:.1} µs ({n} invocations, {min_fuel} fuel each)");
+        println!("koth, {allocator} allocator: median {med:.1} µs, p90 {p90:.1} µs ({n} invocations, {bot_fuel} fuel each)");
+        println!(
+            "over the floor: minimal module {:.2}x bare wasmtime, this bot {:.2}x",
+            mmed / fmed,
+            med / fmed
+        );
         results.push(med);
     }
     let mut spawn_times = Vec::with_capacity(a.spawns);

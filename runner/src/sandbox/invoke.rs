@@ -7,9 +7,8 @@ use super::limits::Limits;
 use super::outcome::{Outcome, TrapKind};
 use super::vfs::{Vfs, VfsLimits};
 use super::wasi::fds::FdTable;
-use super::wasi::state::{HostState, Limiter, Stop};
+use super::wasi::state::{Argv, HostState, Limiter, Stop};
 use super::{Bot, Code, Entry, ModuleCode};
-use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 use wasmtime::{Instance, Store, Trap};
 
@@ -67,15 +66,22 @@ impl Bot {
         };
         let limits = inv.limits;
         let with_fs = dir.is_some() || code.layer.is_some();
-        let mut args = Vec::with_capacity(inv.args.len() + code.lead_args.len() + 1);
-        args.push(self.name.as_bytes().to_vec());
-        args.extend(code.lead_args.iter().cloned());
-        args.extend(inv.args.iter().cloned());
+        let argv = || {
+            std::iter::once(self.name.as_bytes())
+                .chain(code.lead_args.iter().map(Vec::as_slice))
+                .chain(inv.args.iter().map(Vec::as_slice))
+        };
+        let mut args = Argv::with_capacity(
+            inv.args.len() + code.lead_args.len() + 1,
+            argv().map(<[u8]>::len).sum(),
+        );
+        argv().for_each(|a| args.push(a));
         let mut dir = dir;
-        let mut fs = dir.as_deref_mut().map(|d| {
-            let limits = d.limits();
-            std::mem::replace(d, Vfs::new(limits))
-        });
+        // The tree moves into the store for the invocation and back after it; what holds its
+        // place meanwhile is never looked at.
+        let mut fs = dir
+            .as_deref_mut()
+            .map(|d| std::mem::replace(d, Vfs::placeholder(d.limits())));
         if let Some(layer) = &code.layer {
             // A game that gives no directory still shows the layer, in a directory where the
             // bot can create nothing.
@@ -120,7 +126,7 @@ impl Bot {
 /// directory.
 pub(crate) fn host_state(
     inv: &Invocation,
-    args: Vec<Vec<u8>>,
+    args: Argv,
     fs: Option<Vfs>,
     with_fs: bool,
 ) -> HostState {
@@ -142,7 +148,8 @@ pub(crate) fn host_state(
         stderr_dropped: 0,
         fs,
         fds: FdTable::new(with_fs, Vfs::ROOT, limits.open_fds),
-        rng: rand_chacha::ChaCha12Rng::from_seed(inv.seed),
+        seed: inv.seed,
+        rng: None,
         clock_start_ns: inv.clock_start_ns,
         slept_ns: 0,
         fuel_left: limits.fuel,

@@ -8,6 +8,7 @@ pub mod cache;
 pub mod component;
 pub mod engine;
 pub mod errno;
+mod floor;
 pub mod hostcall_loops;
 mod invoke;
 pub mod limits;
@@ -22,6 +23,7 @@ pub use cache::{CodeCache, CodeKind};
 pub use component::BotKind;
 pub use engine::{EngineOptions, EngineSettings};
 pub use errno::Errno;
+pub use floor::{Floor, MINIMAL_WAT};
 pub use invoke::{Invocation, Report};
 pub use limits::{Limits, LoadLimits};
 pub use loader::LoadError;
@@ -239,6 +241,12 @@ impl Sandbox {
     pub fn set_python_interpreter(&mut self, path: PathBuf) {
         self.python_path = Some(path);
         self.python = OnceLock::new();
+    }
+
+    /// Bare wasmtime on this sandbox's engine: the floor `koth bench invoke` measures
+    /// invocations against.
+    pub fn floor(&self) -> Result<Floor, SetupError> {
+        Floor::new(&self.engine).map_err(|e| SetupError::Engine(format!("{e:#}")))
     }
 
     /// The engine settings in force, for the tournament's manifest.

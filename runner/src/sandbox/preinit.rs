@@ -9,7 +9,7 @@
 
 use super::invoke::{host_state, Invocation, Report};
 use super::vfs::{ReadOnlyLayer, Vfs, VfsLimits};
-use super::wasi::state::HostState;
+use super::wasi::state::{Argv, HostState};
 use super::{Bot, Code, Entry, ModuleCode, Sandbox};
 use std::future::Future;
 use std::sync::Arc;
@@ -51,8 +51,8 @@ pub(crate) struct ArgvSlot {
 impl Resume {
     /// The arguments as the slot holds them. Each is cut at its first NUL byte, as a C
     /// program reading `args_get` sees it, so that a NUL never makes two arguments of one.
-    pub(crate) fn argv_bytes(&self, args: &[Vec<u8>]) -> Vec<u8> {
-        let cut = |a: &Vec<u8>| a.split(|&b| b == 0).next().unwrap_or_default().to_vec();
+    pub(crate) fn argv_bytes(&self, args: &Argv) -> Vec<u8> {
+        let cut = |a: &[u8]| a.split(|&b| b == 0).next().unwrap_or_default().to_vec();
         args.iter().map(cut).collect::<Vec<_>>().join(&0u8)
     }
 
@@ -119,7 +119,7 @@ impl Resume {
             clock_start_ns: 0,
             limits: super::Limits::default(),
         };
-        let mut store = Store::new(&sb.engine, host_state(&inv, Vec::new(), None, false));
+        let mut store = Store::new(&sb.engine, host_state(&inv, Argv::default(), None, false));
         store.limiter(|s| &mut s.limiter);
         let _ = store.set_fuel(0);
         let instance = pre

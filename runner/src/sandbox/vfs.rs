@@ -601,6 +601,22 @@ impl Vfs {
         }
     }
 
+    /// What holds a tree's place while the tree itself is lent to an invocation: no nodes,
+    /// not even a root, and nothing allocated (an invocation makes one and drops it). Never
+    /// to be used as a directory.
+    pub(crate) fn placeholder(limits: VfsLimits) -> Self {
+        Vfs {
+            limits,
+            nodes: BTreeMap::new(),
+            next_id: Self::ROOT + 1,
+            now: 0,
+            used_bytes: 0,
+            used_nodes: 0,
+            held: BTreeMap::new(),
+            work: Work::default(),
+        }
+    }
+
     /// Fuel owed for the host work done since the last call (see [`cost`]), reset to zero.
     pub fn take_work(&self) -> u64 {
         self.work.take()

@@ -14,9 +14,8 @@ pub(crate) fn args_sizes_get(
     size: u32,
 ) -> CallResult {
     st.charge_fuel(st.args.len() as u64 * ARG_FUEL);
-    let bytes: usize = st.args.iter().map(|a| a.len() + 1).sum();
     mem.write_u32(count, st.args.len() as u32)?;
-    mem.write_u32(size, bytes as u32)?;
+    mem.write_u32(size, st.args.bytes().len() as u32)?;
     Ok(())
 }
 
@@ -27,18 +26,19 @@ pub(crate) fn offset(ptr: u32, off: u64) -> Result<u32, Errno> {
 }
 
 pub(crate) fn args_get(st: &mut HostState, mem: &mut Mem, argv: u32, buf: u32) -> CallResult {
-    let bytes: u64 = st.args.iter().map(|a| a.len() as u64 + 1).sum();
+    let bytes = st.args.bytes().len() as u64;
     st.charge_fuel(st.args.len() as u64 * ARG_FUEL + bytes);
     // Both arrays are checked whole before anything is written.
     mem.slice(argv, offset(0, st.args.len() as u64 * 4)?)?;
     mem.slice(buf, offset(0, bytes)?)?;
-    let mut at = buf;
-    for (i, arg) in st.args.iter().enumerate() {
+    // Pointer, then string: the order matters when a guest makes the two arrays overlap.
+    let all = st.args.bytes();
+    let starts = st.args.starts();
+    for (i, &start) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).map_or(all.len(), |&e| e as usize);
+        let at = offset(buf, u64::from(start))?;
         mem.write_u32(offset(argv, 4 * i as u64)?, at)?;
-        mem.write(at, arg)?;
-        let end = offset(at, arg.len() as u64)?;
-        mem.write_u8(end, 0)?;
-        at = offset(end, 1)?;
+        mem.write(at, &all[start as usize..end])?;
     }
     Ok(())
 }
@@ -79,7 +79,7 @@ pub(crate) fn random_get(st: &mut HostState, mem: &mut Mem, buf: u32, len: u32) 
         return Err(Errno::Inval.into());
     }
     let dest = mem.slice_mut(buf, len)?;
-    st.rng.fill_bytes(dest);
+    st.rng().fill_bytes(dest);
     st.charge_bytes(len as u64);
     Ok(())
 }

@@ -60,11 +60,13 @@ pub(crate) struct FdTable {
 impl FdTable {
     /// Stdio, plus the root directory as fd 3 when the bot has a directory.
     pub fn new(with_root: bool, root: NodeId, max_open: u32) -> Self {
-        let mut slots = vec![
+        // Room for the files a bot usually opens, so that opening one does not reallocate.
+        let mut slots = Vec::with_capacity(8);
+        slots.extend([
             Some((Fd::Stdin, Meta::stdio())),
             Some((Fd::Stdout, Meta::stdio())),
             Some((Fd::Stderr, Meta::stdio())),
-        ];
+        ]);
         if with_root {
             slots.push(Some((
                 Fd::Dir {

@@ -51,9 +51,9 @@ fn gather<'m>(
     cap: u32,
 ) -> Result<std::borrow::Cow<'m, [u8]>, Errno> {
     let total = capped_total(iovs, cap) as usize;
-    let nonempty: Vec<_> = iovs.iter().filter(|&&(_, l)| l > 0).collect();
-    if nonempty.len() == 1 {
-        let &&(p, l) = &nonempty[0];
+    let mut nonempty = iovs.iter().filter(|&&(_, l)| l > 0);
+    if let (Some(&(p, l)), None) = (nonempty.next(), nonempty.next()) {
+        // One buffer (the usual case): borrowed, not copied.
         return Ok(std::borrow::Cow::Borrowed(
             mem.slice(p, l.min(total as u32))?,
         ));

@@ -32,10 +32,6 @@ impl Mem<'_> {
         Ok(())
     }
 
-    pub fn write_u8(&mut self, ptr: u32, v: u8) -> Result<(), Errno> {
-        self.write(ptr, &[v])
-    }
-
     pub fn write_u32(&mut self, ptr: u32, v: u32) -> Result<(), Errno> {
         self.write(ptr, &v.to_le_bytes())
     }

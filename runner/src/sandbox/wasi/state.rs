@@ -5,6 +5,7 @@ use crate::sandbox::errno::Errno;
 use crate::sandbox::limits::Limits;
 use crate::sandbox::vfs::Vfs;
 use rand_chacha::ChaCha12Rng;
+use rand_core::SeedableRng;
 use std::fmt;
 use wasmtime::{Memory, ResourceLimiter};
 
@@ -115,13 +116,68 @@ impl ResourceLimiter for Limiter {
     }
 }
 
+/// A whole argv, `argv[0]` included, laid out as `args_get` writes it: every argument
+/// followed by a NUL, in one buffer (one allocation per invocation instead of one per
+/// argument).
+#[derive(Debug, Default)]
+pub(crate) struct Argv {
+    /// The arguments, each followed by its terminating NUL.
+    bytes: Vec<u8>,
+    /// Where each argument starts in `bytes`.
+    starts: Vec<u32>,
+}
+
+impl Argv {
+    /// An empty argv with room for `count` arguments of `bytes` bytes in all (NULs not
+    /// counted).
+    pub fn with_capacity(count: usize, bytes: usize) -> Self {
+        Argv {
+            bytes: Vec::with_capacity(bytes + count),
+            starts: Vec::with_capacity(count),
+        }
+    }
+
+    /// Append one argument.
+    pub fn push(&mut self, arg: &[u8]) {
+        // Arguments are a few KiB at most (the game's protocol): offsets fit in u32.
+        self.starts.push(self.bytes.len() as u32);
+        self.bytes.extend_from_slice(arg);
+        self.bytes.push(0);
+    }
+
+    /// Number of arguments.
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Every argument with its NUL, back to back: what `args_get` copies into the guest.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Where each argument starts in [`Argv::bytes`].
+    pub fn starts(&self) -> &[u32] {
+        &self.starts
+    }
+
+    /// Each argument, without its NUL.
+    pub fn iter(&self) -> impl Iterator<Item = &[u8]> {
+        let ends = self.starts.iter().skip(1).map(|&e| e as usize - 1);
+        let ends = ends.chain(self.bytes.len().checked_sub(1));
+        self.starts
+            .iter()
+            .zip(ends)
+            .map(|(&start, end)| &self.bytes[start as usize..end])
+    }
+}
+
 /// The store's data for one invocation.
 pub(crate) struct HostState {
     pub limiter: Limiter,
     pub memory: Option<Memory>,
     pub limits: Limits,
-    /// argv including argv[0], each without its terminating NUL.
-    pub args: Vec<Vec<u8>>,
+    /// argv including argv[0].
+    pub args: Argv,
     pub stdin: Vec<u8>,
     pub stdin_pos: usize,
     pub stdout: Vec<u8>,
@@ -129,7 +185,10 @@ pub(crate) struct HostState {
     pub stderr_dropped: u64,
     pub fs: Option<Vfs>,
     pub fds: FdTable,
-    pub rng: ChaCha12Rng,
+    /// Seed of the `random_get` stream.
+    pub seed: [u8; 32],
+    /// The stream, made at the first `random_get` (most bots never call it).
+    pub rng: Option<ChaCha12Rng>,
     /// Virtual monotonic time at the start of the invocation.
     pub clock_start_ns: u64,
     /// Virtual time added by sleeps (`poll_oneoff` on clocks returns at once).
@@ -168,6 +227,12 @@ impl HostState {
     /// Charge fuel for other host work of this call (iovecs, subscriptions, arguments).
     pub fn charge_fuel(&mut self, fuel: u64) {
         self.pending_fuel = self.pending_fuel.saturating_add(fuel);
+    }
+
+    /// The invocation's random stream.
+    pub fn rng(&mut self) -> &mut ChaCha12Rng {
+        let seed = self.seed;
+        self.rng.get_or_insert_with(|| ChaCha12Rng::from_seed(seed))
     }
 
     /// The virtual directory with its clock set to now, or `EBADF` if this bot has none.
