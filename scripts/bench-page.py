@@ -129,6 +129,22 @@ for name, kind in kinds:
         f"{demand[0]} | {int(pool[3]):,} | {nat[0]} | {ratio} |"
     )
 add("")
+# The floor under every row: bare wasmtime on the same engine, measured in each invoke run;
+# first_legal's run is the one quoted.
+text = raw("invoke-first_legal")
+floor = median_line(text, "bare wasmtime, empty _start")
+bare = median_line(text, "bare wasmtime, the minimal module")
+minimal = median_line(text, "koth, minimal module")
+if floor and minimal:
+    ratio = float(minimal[0].split()[0]) / float(floor[0].split()[0])
+    add(
+        f"The floor, in the same run as `first_legal`'s: bare wasmtime on the same engine "
+        f"(pooling, `InstancePre`, stub imports) instantiating and calling an empty `_start` "
+        f"takes {floor[0]} (p90 {floor[1]})"
+        + (f"; the minimal module below, bare on the same stubs, {bare[0]}" if bare else "")
+        + f". koth's minimal module (open the history with `APPEND`, write one byte; "
+        f"{int(minimal[3]):,} fuel) takes {minimal[0]} (p90 {minimal[1]}): {ratio:.2}× the floor.\n"
+    )
 if missing:
     add(f"Not measured (toolchain not installed): {', '.join('`' + m + '`' for m in missing)}.\n")
 add("The commands, each after `scripts/bench` built the bots into `bots/` "

@@ -186,11 +186,13 @@ fn invoke_bench(a: InvokeBench) -> anyhow::Result<ExitCode> {
         // The floor, the minimal module and the bot take turns in short runs, so that a
         // change in the machine's load falls on all three alike.
         let floor = sandbox.floor()?;
+        let bare_minimal = sandbox.bare_minimal()?;
         let minimal_wasm = wat::parse_str(koth::sandbox::MINIMAL_WAT)?;
         let minimal = sandbox.load_bytes("minimal", &minimal_wasm)?;
         let turns = 20.min(a.iterations.max(1));
         let per_turn = a.iterations.div_ceil(turns);
         let (mut floor_times, mut min_times, mut bot_times) = (Vec::new(), Vec::new(), Vec::new());
+        let mut bare_times = Vec::new();
         let (mut min_fuel, mut bot_fuel) = (0, 0);
         for turn in 0..turns {
             let warmup = if turn == 0 { 200 } else { 20 };
@@ -203,6 +205,15 @@ fn invoke_bench(a: InvokeBench) -> anyhow::Result<ExitCode> {
                     floor_times.push(t.elapsed());
                 }
             }
+            for i in 0..per_turn + warmup {
+                let t = Instant::now();
+                bare_minimal
+                    .run()
+                    .map_err(|e| anyhow::anyhow!("bare wasmtime's minimal module: {e:#}"))?;
+                if i >= warmup {
+                    bare_times.push(t.elapsed());
+                }
+            }
             let (t, f) = decisions(&minimal, &inv, per_turn, warmup)?;
             min_times.extend(t);
             min_fuel = f;
@@ -213,8 +224,10 @@ fn invoke_bench(a: InvokeBench) -> anyhow::Result<ExitCode> {
         let n = floor_times.len();
         let (fmed, fp90) = median(floor_times);
         let (mmed, mp90) = median(min_times);
+        let (bmed, bp90) = median(bare_times);
         let (med, p90) = median(bot_times);
         println!("bare wasmtime, empty _start (same engine, InstancePre, stub imports): median {fmed:.1} µs, p90 {fp90:.1} µs ({n} invocations)");
+        println!("bare wasmtime, the minimal module on stub imports (no host work): median {bmed:.1} µs, p90 {bp90:.1} µs ({n} invocations)");
         println!("koth, minimal module (path_open APPEND of the history, one 1-byte fd_write): median {mmed:.1} µs, p90 {mp90:.1} µs ({n} invocations, {min_fuel} fuel each)");
         println!("koth, {allocator} allocator: median {med:.1} µs, p90 {p90:.1} µs ({n} invocations, {bot_fuel} fuel each)");
         println!(

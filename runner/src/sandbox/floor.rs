@@ -7,7 +7,7 @@
 use super::engine::epoch_ticks;
 use super::limits::Limits;
 use super::wasi::abi::MODULE;
-use wasmtime::{Engine, InstancePre, Linker, ModuleExport, Store};
+use wasmtime::{Caller, Engine, Extern, InstancePre, Linker, ModuleExport, Store};
 
 /// The same two imports as [`MINIMAL_WAT`] (stubs, never called), one page of memory, and a
 /// `_start` that returns at once.
@@ -41,22 +41,48 @@ pub const MINIMAL_WAT: &str = r#"(module
 /// Fuel the floor's store starts with (its `_start` burns almost none).
 const FLOOR_FUEL: u64 = 1_000_000;
 
-/// An empty module ready to instantiate on the sandbox's engine, as bare as wasmtime allows.
+/// A module ready to instantiate bare on the sandbox's engine, as bare as wasmtime allows.
 pub struct Floor {
     pre: InstancePre<()>,
     start: ModuleExport,
 }
 
 impl Floor {
-    /// Compile the empty module on `engine` and resolve its imports against stubs.
+    /// The empty module, its imports resolved against stubs that do nothing.
     pub(crate) fn new(engine: &Engine) -> wasmtime::Result<Floor> {
-        let wasm = wat::parse_str(FLOOR_WAT).map_err(|e| wasmtime::Error::msg(e.to_string()))?;
+        Floor::with(engine, FLOOR_WAT)
+    }
+
+    /// [`MINIMAL_WAT`] on the same stubs, except that `path_open` stores a descriptor
+    /// number as a host must: wasmtime's share of the minimal module's invocation (its
+    /// memory image, the page the host writes) without koth's host work.
+    pub(crate) fn minimal(engine: &Engine) -> wasmtime::Result<Floor> {
+        Floor::with(engine, MINIMAL_WAT)
+    }
+
+    fn with(engine: &Engine, wat: &str) -> wasmtime::Result<Floor> {
+        let wasm = wat::parse_str(wat).map_err(|e| wasmtime::Error::msg(e.to_string()))?;
         let module = wasmtime::Module::new(engine, wasm)?;
         let mut linker: Linker<()> = Linker::new(engine);
         linker.func_wrap(
             MODULE,
             "path_open",
-            |_: i32, _: i32, _: i32, _: i32, _: i32, _: i64, _: i64, _: i32, _: i32| 0i32,
+            |mut c: Caller<'_, ()>,
+             _: i32,
+             _: i32,
+             _: i32,
+             _: i32,
+             _: i32,
+             _: i64,
+             _: i64,
+             _: i32,
+             out: i32| {
+                if let Some(Extern::Memory(m)) = c.get_export("memory") {
+                    // Out of bounds is the stub's caller's bug: it then reads garbage.
+                    let _ = m.write(&mut c, out as u32 as usize, &4u32.to_le_bytes());
+                }
+                0i32
+            },
         )?;
         linker.func_wrap(MODULE, "fd_write", |_: i32, _: i32, _: i32, _: i32| 0i32)?;
         let pre = linker.instantiate_pre(&module)?;
@@ -92,6 +118,8 @@ mod tests {
         let floor = sandbox.floor().expect("floor");
         floor.run().expect("the floor runs");
         floor.run().expect("and again");
+        let bare = sandbox.bare_minimal().expect("bare minimal");
+        bare.run().expect("the minimal module runs on stubs");
         let wasm = wat::parse_str(MINIMAL_WAT).expect("wat");
         let bot = sandbox.load_bytes("minimal", &wasm).expect("loads");
         let mut dir = Vfs::new(VfsLimits::default());

@@ -249,6 +249,12 @@ impl Sandbox {
         Floor::new(&self.engine).map_err(|e| SetupError::Engine(format!("{e:#}")))
     }
 
+    /// [`MINIMAL_WAT`] run bare on this sandbox's engine, on stub imports: the minimal
+    /// module's invocation without koth's host work.
+    pub fn bare_minimal(&self) -> Result<Floor, SetupError> {
+        Floor::minimal(&self.engine).map_err(|e| SetupError::Engine(format!("{e:#}")))
+    }
+
     /// The engine settings in force, for the tournament's manifest.
     pub fn settings(&self) -> &EngineSettings {
         &self.settings

@@ -378,7 +378,17 @@ mod tests {
                 capacity: 64,
             },
         };
-        let argv = r.argv_bytes(&[b"bot".to_vec(), b"a\0b".to_vec(), Vec::new(), b"c".to_vec()]);
+        let mut args = Argv::default();
+        for a in [&b"bot"[..], b"a\0b", b"", b"c"] {
+            args.push(a);
+        }
+        assert_eq!(
+            args.iter().collect::<Vec<_>>(),
+            [&b"bot"[..], b"a\0b", b"", b"c"]
+        );
+        assert_eq!(args.bytes(), b"bot\0a\0b\0\0c\0");
+        assert_eq!(args.starts(), [0, 4, 8, 9]);
+        let argv = r.argv_bytes(&args);
         assert_eq!(argv, b"bot\0a\0\0c");
         // 8 bytes of lengths, the data, the arguments: 64 in all at most.
         assert!(r.fits(&[0; 20], 36));
