@@ -296,7 +296,10 @@ impl Game for RefereeGame {
             .enumerate()
             .map(|(i, (f, r))| summarize(&opts.game, i, f, r, &names))
             .collect();
-        let digests = records.iter().map(digest).collect();
+        let digests = {
+            use rayon::prelude::*;
+            records.par_iter().map(digest).collect()
+        };
         let mut leaderboard = standings(&names, &summaries, columns(&opts.game));
         let per_round = schedule::count(
             &RefereeOptions {
@@ -403,10 +406,11 @@ pub fn write_archive(
         }),
     )?;
     let mut scratch = Vec::new();
+    let mut logs = Vec::with_capacity(run.records.len());
     for (i, r) in run.records.iter().enumerate() {
         let mut log = r.human_log.join("\n");
         log.push('\n');
-        archive.write(&format!("logs/match-{i}.log"), log.as_bytes())?;
+        logs.push((format!("logs/match-{i}.log"), log));
         for (seat, entries) in &r.scratch {
             scratch.push((
                 format!("match-{i}/{}", run.shape.seat_name(*seat as usize)),
@@ -414,5 +418,6 @@ pub fn write_archive(
             ));
         }
     }
+    archive.write_all(&logs)?;
     archive.write_scratch(&scratch)
 }

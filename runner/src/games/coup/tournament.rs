@@ -365,7 +365,10 @@ impl crate::games::Game for Coup {
         played: Vec<Played>,
     ) -> CoupTournament {
         let pairings = schedule(names.len(), opts.rounds);
-        let digests = played.iter().map(digest).collect();
+        let digests = {
+            use rayon::prelude::*;
+            played.par_iter().map(digest).collect()
+        };
         let summaries: Vec<MatchSummary> = pairings
             .iter()
             .zip(&played)
@@ -500,15 +503,20 @@ pub fn write_archive(
             })
         }),
     )?;
+    let mut files: Vec<(String, Vec<u8>)> = Vec::with_capacity(2 * t.records.len());
     for r in &t.records {
-        archive.write(&format!("histories/{}", r.file_name), r.history.as_bytes())?;
         let mut log = r.human_log.join("\n");
         log.push('\n');
-        archive.write(
-            &format!("logs/{}.log", r.file_name.trim_end_matches(".txt")),
-            log.as_bytes(),
-        )?;
+        files.push((
+            format!("histories/{}", r.file_name),
+            r.history.as_bytes().to_vec(),
+        ));
+        files.push((
+            format!("logs/{}.log", r.file_name.trim_end_matches(".txt")),
+            log.into_bytes(),
+        ));
     }
+    archive.write_all(&files)?;
     archive.write_scratch(&t.scratch)
 }
 
