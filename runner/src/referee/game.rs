@@ -393,18 +393,6 @@ pub fn write_archive(
         &run.digests,
         Detail { matches },
     );
-    write_common(archive, manifest, &run.leaderboard, results)?;
-    if let Some(table) = head_to_head(&run.names, &run.summaries) {
-        archive.write("head-to-head.txt", table.as_bytes())?;
-    }
-    archive.write_jsonl(
-        "invocations.jsonl",
-        run.records.iter().enumerate().flat_map(|(index, r)| {
-            r.log
-                .iter()
-                .map(move |invocation| LogLine { index, invocation })
-        }),
-    )?;
     let mut scratch = Vec::new();
     let mut logs = Vec::with_capacity(run.records.len());
     for (i, r) in run.records.iter().enumerate() {
@@ -418,6 +406,26 @@ pub fn write_archive(
             ));
         }
     }
-    archive.write_all(&logs)?;
+    // The per-match logs cost the filesystem's latency, the rest the CPU (serialising): the
+    // two go side by side.
+    let (summed_up, per_match) = rayon::join(
+        || -> Result<(), ArchiveError> {
+            write_common(archive, manifest, &run.leaderboard, results)?;
+            if let Some(table) = head_to_head(&run.names, &run.summaries) {
+                archive.write("head-to-head.txt", table.as_bytes())?;
+            }
+            archive.write_jsonl(
+                "invocations.jsonl",
+                run.records.iter().enumerate().flat_map(|(index, r)| {
+                    r.log
+                        .iter()
+                        .map(move |invocation| LogLine { index, invocation })
+                }),
+            )
+        },
+        || archive.write_all(&logs),
+    );
+    summed_up?;
+    per_match?;
     archive.write_scratch(&scratch)
 }
