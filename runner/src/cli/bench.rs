@@ -6,10 +6,12 @@ use super::EngineArgs;
 mod hostcalls;
 #[path = "bench_python.rs"]
 mod python;
+use super::common::{self, Run, Setup, TournamentArgs};
+use super::phases::Phases;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use koth::games::coup::tournament::{self, CoupOptions};
-use koth::games::Player;
+use koth::games::{Game, Player};
 use koth::sandbox::{Bot, Invocation, Limits, Report, Sandbox, Vfs, VfsLimits};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
@@ -343,10 +345,8 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let sandbox = a
-        .engine
-        .sandbox_for_bots(jobs, a.bots.len(), Limits::default().memory_bytes)?;
-    let bots = load_bots_timed(&sandbox, &a.bots, "coup")?;
+    let mut setup = bench_setup(&a.engine, jobs, a.bots.len())?;
+    let bots = load_bots_timed(&setup.sandbox, &a.bots, "coup")?;
     let opts = CoupOptions {
         rounds: a.rounds,
         seed: 1,
@@ -369,6 +369,15 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
         koth_secs * 1e6 / inv as f64 * jobs as f64,
         jobs
     );
+    whole_command(
+        &tournament::Coup,
+        "games",
+        &mut setup,
+        &bots,
+        &a.bots,
+        &opts,
+        &a.engine,
+    )?;
     if a.skip_native {
         return Ok(ExitCode::SUCCESS);
     }
@@ -395,6 +404,53 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
         native_secs,
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a benchmark's whole-command runs need: the sandbox for `bots` bots on `jobs`
+/// workers, with the default limits.
+pub(crate) fn bench_setup(engine: &EngineArgs, jobs: usize, bots: usize) -> anyhow::Result<Setup> {
+    let limits = Limits::default();
+    Ok(Setup {
+        jobs,
+        limits,
+        sandbox: engine.sandbox_for_bots(jobs, bots, limits.memory_bytes)?,
+        phases: Phases::new(),
+    })
+}
+
+/// Run the whole command of `game` (journal, results and ratings, the archive, cleanup) as
+/// `koth <game> --out DIR` does, twice into one temporary folder: first empty, then holding
+/// the first run's archive, as a re-run with the same `--out` finds it. Prints each run's
+/// phases; loading is left out (the bots are loaded already).
+pub(crate) fn whole_command<G: Game>(
+    game: &G,
+    unit: &str,
+    setup: &mut Setup,
+    bots: &[Arc<Bot>],
+    paths: &[PathBuf],
+    opts: &G::Options,
+    engine: &EngineArgs,
+) -> anyhow::Result<()>
+where
+    G::Options: Clone,
+{
+    let tmp = tempfile::Builder::new()
+        .prefix("koth-bench-archive-")
+        .tempdir()?;
+    let out = tmp.path().join("archive");
+    let args = TournamentArgs::for_bench(&out, setup.jobs, engine.clone());
+    for folder in ["an empty --out", "an --out holding the previous archive"] {
+        setup.phases = Phases::new();
+        let run = Run {
+            game,
+            referee: None,
+            unit,
+        };
+        common::play(run, &args, setup, bots, paths, opts.clone(), &out)?;
+        print!("whole command into {folder}, ");
+        print!("{}", setup.phases.render());
+    }
+    Ok(())
 }
 
 /// Load every bot as a tournament does (all checked before anything runs) and say how long

@@ -82,10 +82,8 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
         bail!("--games must be at least 1");
     }
     // One tournament is one sequence of decisions: one worker is all it can use.
-    let sandbox = a
-        .engine
-        .sandbox_for_bots(1, a.bots.len(), Limits::default().memory_bytes)?;
-    let bots = super::bench::load_bots_timed(&sandbox, &a.bots, "bank-heist")?;
+    let mut setup = super::bench::bench_setup(&a.engine, 1, a.bots.len())?;
+    let bots = super::bench::load_bots_timed(&setup.sandbox, &a.bots, "bank-heist")?;
     let opts = BankHeistOptions {
         tournaments: 1,
         games: Some(a.games),
@@ -109,6 +107,15 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
         inv as f64 / koth_secs,
         koth_secs * 1e6 / inv as f64
     );
+    super::bench::whole_command(
+        &format::BankHeist,
+        "tournaments",
+        &mut setup,
+        &bots,
+        &a.bots,
+        &opts,
+        &a.engine,
+    )?;
     if a.skip_native {
         return Ok(ExitCode::SUCCESS);
     }

@@ -123,10 +123,8 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let sandbox = a
-        .engine
-        .sandbox_for_bots(jobs, a.bots.len(), Limits::default().memory_bytes)?;
-    let bots = super::bench::load_bots_timed(&sandbox, &a.bots, euchre::NAME)?;
+    let mut setup = super::bench::bench_setup(&a.engine, jobs, a.bots.len())?;
+    let bots = super::bench::load_bots_timed(&setup.sandbox, &a.bots, euchre::NAME)?;
     let opts = euchre::options(
         a.games,
         euchre::rules::DEFAULT_TARGET,
@@ -153,6 +151,7 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
         jobs
     );
     print!("{}", koth_run.leaderboard.render());
+    super::bench::whole_command(&game, "games", &mut setup, &bots, &a.bots, &opts, &a.engine)?;
     if a.skip_native {
         return Ok(ExitCode::SUCCESS);
     }

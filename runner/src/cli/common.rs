@@ -2,6 +2,7 @@
 //! the engine's `--no-cache` ...), loading every bot before the first game, the progress bar,
 //! the manifest's bot list and the closing report.
 
+use super::phases::Phases;
 use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
@@ -57,6 +58,13 @@ pub(crate) struct TournamentArgs {
     /// is the same as a run from scratch.
     #[arg(long, value_name = "DIR")]
     reuse: Option<PathBuf>,
+    /// Print where the command's time went, phase by phase (loading, preparing the folder,
+    /// playing, the journal, results and ratings, writing the archive, cleaning up), on stderr.
+    #[arg(long)]
+    timings: bool,
+    /// Print nothing but errors (the benches run the whole command this way).
+    #[arg(skip)]
+    quiet: bool,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -69,11 +77,14 @@ pub(crate) struct Setup {
     pub(crate) limits: Limits,
     /// The sandbox, pool sized for the workers.
     pub(crate) sandbox: Sandbox,
+    /// Where the command's time goes, from here on (loading the bots comes first).
+    pub(crate) phases: Phases,
 }
 
 impl TournamentArgs {
     /// Check the options and build the sandbox for a run of `bots` bots.
     pub(crate) fn setup(&self, bots: usize) -> anyhow::Result<Setup> {
+        let phases = Phases::new();
         if self.memory == 0 || self.memory > 4096 {
             bail!("--memory {} is out of range (1..=4096 MiB)", self.memory);
         }
@@ -98,7 +109,27 @@ impl TournamentArgs {
                 ..Limits::default()
             },
             sandbox,
+            phases,
         })
+    }
+
+    /// The options of a whole run into `out` with `jobs` workers and nothing printed, as a
+    /// benchmark runs it (the engine's options as given).
+    pub(crate) fn for_bench(out: &Path, jobs: usize, engine: EngineArgs) -> TournamentArgs {
+        TournamentArgs {
+            seed: 1,
+            jobs: Some(jobs),
+            out: Some(out.to_path_buf()),
+            fuel: Limits::default().fuel,
+            memory: Limits::default().memory_bytes >> 20,
+            resume: false,
+            shard: None,
+            report: false,
+            reuse: None,
+            timings: false,
+            quiet: true,
+            engine,
+        }
     }
 
     /// With `--report`: write the HTML report into the archive folder `out`, and say where.
@@ -202,6 +233,8 @@ pub(crate) fn play<G: Game>(
         referee,
         unit,
     } = run;
+    let phases = &setup.phases;
+    phases.mark("load");
     let manifest = manifest(game.name(), referee, bots, paths, opts, &setup.sandbox);
     let total = game.match_count(bots.len(), &manifest.options);
     let header = Header::new(total, args.shard);
@@ -246,6 +279,7 @@ pub(crate) fn play<G: Game>(
             BTreeMap::new(),
         )
     };
+    phases.mark("prepare folder");
     let owned = header.owned();
     if !done.is_empty() {
         eprintln!(
@@ -287,8 +321,11 @@ pub(crate) fn play<G: Game>(
     let (records, elapsed) = with_progress(owned, unit, |progress| {
         game.play(&players, &manifest.options, setup.jobs, progress, plan)
     });
+    phases.mark("play");
+    phases.journal_appends(journal.busy());
     let records = records?;
     journal.finish()?;
+    phases.mark("journal sync");
     if let (Some(reuse), Some(dir)) = (&reuse, &args.reuse) {
         let reused = reuse.reused.load(std::sync::atomic::Ordering::Relaxed);
         let played = reuse.stored.load(std::sync::atomic::Ordering::Relaxed);
@@ -302,6 +339,10 @@ pub(crate) fn play<G: Game>(
         );
     }
     if let Some(shard) = args.shard {
+        // A shard keeps its manifest and journal only (an earlier archive's files go).
+        archive
+            .finish()
+            .with_context(|| format!("clearing {}", out.display()))?;
         println!(
             "Shard {shard}: {owned} of {total} {unit} played in {:.2} s; their journal is in {}.\n\
              When all {} shards are done: koth merge SHARD_DIR... --out DIR",
@@ -325,22 +366,45 @@ pub(crate) fn play<G: Game>(
     }
     let names = bots.iter().map(|b| b.name().to_string()).collect();
     let run = game.finish(names, &manifest.options, records);
+    phases.mark("results, ratings");
     game.write_archive(&run, &manifest, &archive)
+        .with_context(|| format!("writing the archive in {}", out.display()))?;
+    phases.mark("archive write");
+    archive
+        .finish()
         .with_context(|| format!("writing the archive in {}", out.display()))?;
     // The archive now holds everything the journal did.
     std::fs::remove_file(&journal_path)
         .with_context(|| format!("removing {}", journal_path.display()))?;
-    let code = report(
-        run.leaderboard(),
-        run.names(),
-        run.summaries(),
-        unit,
-        run.invocations(),
-        Some(elapsed).filter(|_| !args.resume),
-        out,
-    );
+    phases.mark("cleanup");
+    let code = if args.quiet {
+        void_code(run.summaries())
+    } else {
+        report(
+            run.leaderboard(),
+            run.names(),
+            run.summaries(),
+            unit,
+            run.invocations(),
+            Some(elapsed).filter(|_| !args.resume),
+            out,
+        )
+    };
     args.write_report(out);
+    phases.mark("report");
+    if args.timings {
+        eprint!("{}", phases.render());
+    }
     Ok(code)
+}
+
+/// The exit code of a run whose report is not printed: 3 when any match is void.
+fn void_code(summaries: &[MatchSummary]) -> ExitCode {
+    if summaries.iter().any(|m| m.void.is_some()) {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// Whether a journal got as far as its complete header line.

@@ -162,6 +162,7 @@ impl GameVisitor for Merge<'_> {
         let names = manifest.bots.iter().map(|b| b.name.clone()).collect();
         let run = game.finish(names, &manifest.options, records);
         game.write_archive(&run, &manifest, &archive)
+            .and_then(|()| archive.finish())
             .with_context(|| format!("writing the archive in {}", args.out.display()))?;
         eprintln!(
             "Merged {count} shards of a {} run ({total} matches)",

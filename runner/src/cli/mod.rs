@@ -12,6 +12,7 @@ mod euchre;
 mod invoke;
 mod merge;
 mod new;
+mod phases;
 mod play;
 mod report;
 mod setup;

@@ -296,7 +296,10 @@ impl Game for RefereeGame {
             .enumerate()
             .map(|(i, (f, r))| summarize(&opts.game, i, f, r, &names))
             .collect();
-        let digests = records.iter().map(digest).collect();
+        let digests = {
+            use rayon::prelude::*;
+            records.par_iter().map(digest).collect()
+        };
         let mut leaderboard = standings(&names, &summaries, columns(&opts.game));
         let per_round = schedule::count(
             &RefereeOptions {
@@ -390,23 +393,12 @@ pub fn write_archive(
         &run.digests,
         Detail { matches },
     );
-    write_common(archive, manifest, &run.leaderboard, results)?;
-    if let Some(table) = head_to_head(&run.names, &run.summaries) {
-        archive.write("head-to-head.txt", table.as_bytes())?;
-    }
-    archive.write_jsonl(
-        "invocations.jsonl",
-        run.records.iter().enumerate().flat_map(|(index, r)| {
-            r.log
-                .iter()
-                .map(move |invocation| LogLine { index, invocation })
-        }),
-    )?;
     let mut scratch = Vec::new();
+    let mut logs = Vec::with_capacity(run.records.len());
     for (i, r) in run.records.iter().enumerate() {
         let mut log = r.human_log.join("\n");
         log.push('\n');
-        archive.write(&format!("logs/match-{i}.log"), log.as_bytes())?;
+        logs.push((format!("logs/match-{i}.log"), log));
         for (seat, entries) in &r.scratch {
             scratch.push((
                 format!("match-{i}/{}", run.shape.seat_name(*seat as usize)),
@@ -414,5 +406,26 @@ pub fn write_archive(
             ));
         }
     }
+    // The per-match logs cost the filesystem's latency, the rest the CPU (serialising): the
+    // two go side by side.
+    let (summed_up, per_match) = rayon::join(
+        || -> Result<(), ArchiveError> {
+            write_common(archive, manifest, &run.leaderboard, results)?;
+            if let Some(table) = head_to_head(&run.names, &run.summaries) {
+                archive.write("head-to-head.txt", table.as_bytes())?;
+            }
+            archive.write_jsonl(
+                "invocations.jsonl",
+                run.records.iter().enumerate().flat_map(|(index, r)| {
+                    r.log
+                        .iter()
+                        .map(move |invocation| LogLine { index, invocation })
+                }),
+            )
+        },
+        || archive.write_all(&logs),
+    );
+    summed_up?;
+    per_match?;
     archive.write_scratch(&scratch)
 }

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -162,6 +163,8 @@ struct Writer {
 pub struct Journal {
     path: PathBuf,
     writer: Mutex<Writer>,
+    /// Nanoseconds spent in [`Journal::append`], summed over the threads calling it.
+    busy_ns: AtomicU64,
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> JournalError + '_ {
@@ -215,12 +218,25 @@ impl Journal {
                 last_sync: Instant::now(),
                 error: None,
             }),
+            busy_ns: AtomicU64::new(0),
         })
+    }
+
+    /// The time spent appending so far, summed over the threads (for `--timings`).
+    pub fn busy(&self) -> Duration {
+        Duration::from_nanos(self.busy_ns.load(Ordering::Relaxed))
     }
 
     /// Append match `index`'s record. A failure is kept and reported by [`Journal::finish`]
     /// (the match itself is not lost: the run still has it in memory).
     pub fn append<R: Serialize>(&self, index: usize, record: &R) {
+        let started = Instant::now();
+        self.append_line(index, record);
+        let spent = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.busy_ns.fetch_add(spent, Ordering::Relaxed);
+    }
+
+    fn append_line<R: Serialize>(&self, index: usize, record: &R) {
         let line = serde_json::to_vec(&LineOut { index, record }).map(|mut l| {
             l.push(b'\n');
             l

@@ -137,9 +137,12 @@ fn fit(n: usize, per_match: &[Vec<Comparison>], matches: &[usize], prior: f64) -
         }
     }
     let mut p = vec![1.0f64; n];
+    // ln(p), kept from the previous step rather than taken again (the same values).
+    let mut ln_p = vec![0.0f64; n];
+    let mut next = vec![0.0; n];
+    let mut ln_next = vec![0.0; n];
     for _ in 0..5000 {
         let mut change: f64 = 0.0;
-        let mut next = vec![0.0; n];
         for i in 0..n {
             // The reference has strength 1: `prior` wins in `2 × prior` games against it.
             let mut denom = prior * 2.0 / (p[i] + 1.0);
@@ -162,16 +165,17 @@ fn fit(n: usize, per_match: &[Vec<Comparison>], matches: &[usize], prior: f64) -
             }
         }
         for i in 0..n {
-            change = change.max((next[i].ln() - p[i].ln()).abs());
+            ln_next[i] = next[i].ln();
+            change = change.max((ln_next[i] - ln_p[i]).abs());
         }
-        p = next;
+        std::mem::swap(&mut p, &mut next);
+        std::mem::swap(&mut ln_p, &mut ln_next);
         if change < 1e-10 {
             break;
         }
     }
-    let logs: Vec<f64> = p.iter().map(|x| x.ln()).collect();
-    let mean = logs.iter().sum::<f64>() / n.max(1) as f64;
-    logs.iter().map(|x| x - mean).collect()
+    let mean = ln_p.iter().sum::<f64>() / n.max(1) as f64;
+    ln_p.iter().map(|x| x - mean).collect()
 }
 
 /// Elo scale from log-strengths: 400 log10, centred at 1500.
@@ -213,11 +217,23 @@ pub fn ratings(n: usize, summaries: &[MatchSummary], order: &[usize], seed: u64)
         ChaCha8Rng::seed_from_u64(crate::seed::derive_u64(seed, "ratings/bootstrap", &[]));
     let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(RESAMPLES); n];
     let mut above = vec![0usize; n];
-    for _ in 0..RESAMPLES {
-        let pick: Vec<usize> = (0..all.len())
-            .map(|_| rng.random_range(0..all.len()))
-            .collect();
-        let s = fit(n, &per_match, &pick, PRIOR);
+    // The resamples are drawn in order from the one generator, then fitted on every core:
+    // each fit depends only on its resample, so the figures are the same at any core count.
+    let picks: Vec<Vec<usize>> = (0..RESAMPLES)
+        .map(|_| {
+            (0..all.len())
+                .map(|_| rng.random_range(0..all.len()))
+                .collect()
+        })
+        .collect();
+    let fits: Vec<Vec<f64>> = {
+        use rayon::prelude::*;
+        picks
+            .par_iter()
+            .map(|pick| fit(n, &per_match, pick, PRIOR))
+            .collect()
+    };
+    for s in fits {
         for (i, v) in s.iter().enumerate() {
             samples[i].push(*v);
         }

@@ -235,7 +235,10 @@ impl crate::games::Game for BankHeist {
             .zip(&records)
             .map(|(p, r)| summarize(p, r))
             .collect();
-        let digests = records.iter().map(digest).collect();
+        let digests = {
+            use rayon::prelude::*;
+            records.par_iter().map(digest).collect()
+        };
         let mut leaderboard = standings(&names, &summaries, Columns::credits());
         let unit = MatchUnit {
             one: "tournament".into(),

@@ -14,6 +14,7 @@ use crate::tournament::results::{head_to_head, rate, standings, write_common, Ma
 use crate::tournament::store::Identity;
 use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 pub use crate::tournament::BotEntry;
@@ -365,7 +366,10 @@ impl crate::games::Game for Coup {
         played: Vec<Played>,
     ) -> CoupTournament {
         let pairings = schedule(names.len(), opts.rounds);
-        let digests = played.iter().map(digest).collect();
+        let digests = {
+            use rayon::prelude::*;
+            played.par_iter().map(digest).collect()
+        };
         let summaries: Vec<MatchSummary> = pairings
             .iter()
             .zip(&played)
@@ -486,29 +490,44 @@ pub fn write_archive(
         &t.digests,
         Detail { games },
     );
-    write_common(archive, manifest, &t.leaderboard, results)?;
-    if let Some(table) = head_to_head(&t.names, &t.summaries) {
-        archive.write("head-to-head.txt", table.as_bytes())?;
-    }
-    archive.write_jsonl(
-        "invocations.jsonl",
-        t.records.iter().enumerate().flat_map(|(g, r)| {
-            r.log.iter().map(move |inv| LogLine {
-                game: g,
-                file: &r.file_name,
-                invocation: inv,
-            })
-        }),
-    )?;
-    for r in &t.records {
-        archive.write(&format!("histories/{}", r.file_name), r.history.as_bytes())?;
-        let mut log = r.human_log.join("\n");
-        log.push('\n');
-        archive.write(
-            &format!("logs/{}.log", r.file_name.trim_end_matches(".txt")),
-            log.as_bytes(),
-        )?;
-    }
+    // The per-match files cost the filesystem's latency, the rest the CPU (serialising): the
+    // two go side by side.
+    let (summed_up, per_match) = rayon::join(
+        || -> Result<(), ArchiveError> {
+            write_common(archive, manifest, &t.leaderboard, results)?;
+            if let Some(table) = head_to_head(&t.names, &t.summaries) {
+                archive.write("head-to-head.txt", table.as_bytes())?;
+            }
+            archive.write_jsonl(
+                "invocations.jsonl",
+                t.records.iter().enumerate().flat_map(|(g, r)| {
+                    r.log.iter().map(move |inv| LogLine {
+                        game: g,
+                        file: &r.file_name,
+                        invocation: inv,
+                    })
+                }),
+            )
+        },
+        || {
+            let mut files: Vec<(String, Cow<'_, [u8]>)> = Vec::with_capacity(2 * t.records.len());
+            for r in &t.records {
+                let mut log = r.human_log.join("\n");
+                log.push('\n');
+                files.push((
+                    format!("histories/{}", r.file_name),
+                    Cow::Borrowed(r.history.as_bytes()),
+                ));
+                files.push((
+                    format!("logs/{}.log", r.file_name.trim_end_matches(".txt")),
+                    Cow::Owned(log.into_bytes()),
+                ));
+            }
+            archive.write_all(&files)
+        },
+    );
+    summed_up?;
+    per_match?;
     archive.write_scratch(&t.scratch)
 }
 
