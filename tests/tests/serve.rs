@@ -535,7 +535,7 @@ fn hostile_bots_cost_only_themselves() {
     let hostile = |f: &str| {
         wat::parse_file(
             Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/hostile")
+                .join("hostile")
                 .join(f),
         )
         .unwrap()
