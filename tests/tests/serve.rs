@@ -213,7 +213,8 @@ fn bad_input_gets_a_4xx_with_its_reason_and_stores_nothing() {
     // Larger than the contest takes, but within the request cap: refused by the check.
     let huge = vec![0u8; 620_000];
     let truncated = &good[..good.len() / 2];
-    let cases: Vec<(&str, Option<&str>, &str, &[u8], u16, &str)> = vec![
+    type Case<'a> = (&'a str, Option<&'a str>, &'a str, &'a [u8], u16, &'a str);
+    let cases: Vec<Case> = vec![
         (
             "garbage",
             Some(alice.as_str()),

@@ -207,7 +207,13 @@ fn play<G: Game>(
             label: m.label.clone(),
             participants: m.participants.iter().map(name).collect(),
             scores: m.scores.clone(),
-            winners: m.winners.iter().map(name).collect(),
+            // Winners are positions in `participants`, as forfeits are.
+            winners: m
+                .winners
+                .iter()
+                .filter_map(|w| m.participants.get(*w))
+                .map(name)
+                .collect(),
             void: m.void.clone(),
             forfeits: m
                 .forfeits

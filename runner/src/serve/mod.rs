@@ -44,7 +44,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/runs/{id}/files/{file}", get(pages::run_file))
         .route("/runs/{id}/matches/{idx}", get(pages::replay))
         // Browsers ask for it on every page; "no content" rather than a 404 in their console.
-        .route("/favicon.ico", get(|| async { axum::http::StatusCode::NO_CONTENT }))
+        .route(
+            "/favicon.ico",
+            get(|| async { axum::http::StatusCode::NO_CONTENT }),
+        )
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/status", get(api::status))
         .route("/api/runs", get(api::runs))
