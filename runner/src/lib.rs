@@ -2,6 +2,8 @@
 //!
 //! - [`sandbox`] loads bots and runs one invocation at a time under the sandbox contract
 //!   (`shared/spec/sandbox.md`). It knows nothing about any game.
+//! - [`contest`] keeps a live contest (authors, bots, versions, runs) and plays its runs;
+//!   [`serve`] serves it over HTTP (`koth serve`).
 //! - [`games`] holds each game's driver, which talks to bots through the sandbox's data types,
 //!   and re-exports its pure rules from the `koth-rules` crate (shared with the guest SDK and
 //!   referees). Rules never see wasmtime.
@@ -14,12 +16,14 @@
 //!   it knows neither games nor wasmtime.
 #![warn(missing_docs)]
 
+pub mod contest;
 pub mod games;
 pub mod referee;
 pub mod report;
 pub mod sandbox;
 pub mod scaffold;
 pub mod seed;
+pub mod serve;
 pub mod setup;
 pub mod tournament;
 pub mod worlds;

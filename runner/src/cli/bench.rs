@@ -41,6 +41,9 @@ enum BenchWhat {
     Hostcalls(hostcalls::HostcallsBench),
     /// A plain Python bot's decision: koth (CPython for WASI) vs native `python3 -S`.
     Python(python::PythonBench),
+    /// A running contest server (`koth serve`) under concurrent readers of its leaderboard
+    /// and API, on loopback: latency p50 and p99.
+    Serve(super::bench_serve::ServeBench),
 }
 
 #[derive(Args)]
@@ -92,6 +95,7 @@ pub(crate) fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         BenchWhat::Play(a) => super::bench_play::run(a),
         BenchWhat::Hostcalls(a) => hostcalls::run(a),
         BenchWhat::Python(a) => python::run(a),
+        BenchWhat::Serve(a) => super::bench_serve::run(a),
     }
 }
 

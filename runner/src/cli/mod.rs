@@ -5,8 +5,10 @@ mod bench;
 mod bench_bank_heist;
 mod bench_euchre;
 mod bench_play;
+mod bench_serve;
 mod check;
 mod common;
+mod contest;
 mod coup;
 mod euchre;
 mod invoke;
@@ -15,6 +17,7 @@ mod new;
 mod phases;
 mod play;
 mod report;
+mod serve;
 mod setup;
 mod verify;
 
@@ -61,6 +64,12 @@ enum Command {
     /// Install what some bots need beyond this binary: `koth setup python` fetches the
     /// CPython interpreter that runs `.py` bots.
     Setup(setup::SetupArgs),
+    /// Keep a live contest: `koth contest init DIR --game coup`, `koth contest add-author DIR
+    /// NAME` (prints the token), `koth contest export DIR --out ARCHIVE`.
+    Contest(contest::ContestArgs),
+    /// Serve a contest over HTTP: leaderboard, bot pages, replays, run history, uploads
+    /// (form and JSON API); each accepted upload starts an incremental run.
+    Serve(serve::ServeArgs),
 }
 
 /// Options shared by every command that loads bots.
@@ -141,6 +150,8 @@ pub(crate) fn main() -> ExitCode {
         Command::Report(a) => report::run(a),
         Command::New(a) => new::run(a),
         Command::Setup(a) => setup::run(a),
+        Command::Contest(a) => contest::run(a),
+        Command::Serve(a) => serve::run(a),
     };
     match result {
         Ok(code) => code,

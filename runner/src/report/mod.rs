@@ -57,6 +57,9 @@ pub struct ReportOptions {
     pub forfeit_games: usize,
     /// Forfeits listed one by one (their totals by kind are always complete).
     pub listed_forfeits: usize,
+    /// Embed the replays of this match only (the contest server's replay page), instead of
+    /// the first games and those with a forfeit.
+    pub only_match: Option<usize>,
 }
 
 impl Default for ReportOptions {
@@ -65,6 +68,7 @@ impl Default for ReportOptions {
             first_games: 20,
             forfeit_games: 40,
             listed_forfeits: 300,
+            only_match: None,
         }
     }
 }

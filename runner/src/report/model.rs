@@ -256,8 +256,11 @@ impl ReportData {
         let index = self.games_total;
         self.games_total += 1;
         let failed = steps.iter().any(|s| s.failure.is_some());
-        let embed = index < opts.first_games || (failed && *forfeit_games < opts.forfeit_games);
-        if embed && index >= opts.first_games {
+        let embed = match opts.only_match {
+            Some(m) => key.match_index == m,
+            None => index < opts.first_games || (failed && *forfeit_games < opts.forfeit_games),
+        };
+        if embed && opts.only_match.is_none() && index >= opts.first_games {
             *forfeit_games += 1;
         }
         let id = format!("g{index}");

@@ -1,0 +1,171 @@
+//! `contest.json`: the contest's game with its options, and the server's limits on uploads.
+//! A contest plays one game; `GameConfig` is an enum so that other games (and referee
+//! plugins) can be added beside Coup.
+
+use crate::sandbox::Limits;
+use serde::{Deserialize, Serialize};
+
+/// The game a contest plays, with the options of its tournaments.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "game", rename_all = "kebab-case")]
+pub enum GameConfig {
+    /// Coup: an ordered-pair round robin, `rounds` times.
+    Coup {
+        /// Rounds of the round robin.
+        rounds: u32,
+        /// Paired (duplicate) deals.
+        #[serde(default)]
+        paired: bool,
+    },
+}
+
+impl GameConfig {
+    /// The game's name, as `koth check` and manifests name it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            GameConfig::Coup { .. } => "coup",
+        }
+    }
+}
+
+/// A contest's configuration.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ContestConfig {
+    /// The game and its options.
+    #[serde(flatten)]
+    pub game: GameConfig,
+    /// Seed of every run.
+    pub seed: u64,
+    /// Fuel per invocation.
+    pub fuel: u64,
+    /// Linear memory per instance, in MiB.
+    pub memory_mib: u64,
+    /// Worker threads of a run (0: the number of cores).
+    #[serde(default)]
+    pub jobs: usize,
+    /// The largest upload accepted, in bytes.
+    pub max_upload_bytes: u64,
+    /// The most bots (by name) the contest takes.
+    pub max_bots: usize,
+}
+
+/// Longest bot or author name.
+pub const MAX_NAME: usize = 32;
+
+impl ContestConfig {
+    /// A Coup contest with koth's default limits.
+    pub fn coup(rounds: u32, seed: u64) -> ContestConfig {
+        ContestConfig {
+            game: GameConfig::Coup {
+                rounds,
+                paired: false,
+            },
+            seed,
+            fuel: Limits::default().fuel,
+            memory_mib: 64,
+            jobs: 0,
+            max_upload_bytes: 16 << 20,
+            max_bots: 200,
+        }
+    }
+
+    /// Check the values, naming the first one out of range.
+    pub fn check(&self) -> Result<(), String> {
+        match self.game {
+            GameConfig::Coup { rounds, .. } if rounds == 0 || rounds > 1000 => {
+                return Err(format!("rounds {rounds} is out of range (1..=1000)"))
+            }
+            _ => {}
+        }
+        if self.memory_mib == 0 || self.memory_mib > 4096 {
+            return Err(format!(
+                "memory_mib {} is out of range (1..=4096)",
+                self.memory_mib
+            ));
+        }
+        if self.fuel == 0 {
+            return Err("fuel must be positive".into());
+        }
+        if self.max_upload_bytes == 0 || self.max_upload_bytes > 256 << 20 {
+            return Err(format!(
+                "max_upload_bytes {} is out of range (1..=256 MiB)",
+                self.max_upload_bytes
+            ));
+        }
+        if self.max_bots < 2 {
+            return Err("max_bots must be at least 2".into());
+        }
+        Ok(())
+    }
+
+    /// Worker threads of a run.
+    pub fn workers(&self) -> usize {
+        if self.jobs > 0 {
+            return self.jobs;
+        }
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    }
+
+    /// Per-invocation limits.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            fuel: self.fuel,
+            memory_bytes: self.memory_mib << 20,
+            ..Limits::default()
+        }
+    }
+}
+
+/// Whether `name` may name a bot or an author: 1 to [`MAX_NAME`] ASCII letters, digits, `_`
+/// and `-`, starting with a letter or digit (so never `..`, a path, NUL or HTML). Returns why
+/// not.
+pub fn check_name(what: &str, name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err(format!("the {what} name is empty"));
+    }
+    if name.len() > MAX_NAME {
+        return Err(format!(
+            "the {what} name is {} bytes long; at most {MAX_NAME}",
+            name.len()
+        ));
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+    {
+        return Err(format!(
+            "the {what} name holds {c:?}; use only ASCII letters, digits, `_` and `-`"
+        ));
+    }
+    if !name.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        return Err(format!(
+            "the {what} name must start with a letter or a digit"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_refuse_paths_nul_html_and_length() {
+        for bad in ["", "a/b", "..", "-x", "a\0b", "<b>", "é", &"x".repeat(33)] {
+            assert!(check_name("bot", bad).is_err(), "{bad:?}");
+        }
+        for good in ["a", "bot_2", "Z-9", &"x".repeat(32)] {
+            assert!(check_name("bot", good).is_ok(), "{good:?}");
+        }
+    }
+
+    #[test]
+    fn the_config_reads_back() {
+        let c = ContestConfig::coup(3, 7);
+        let text = serde_json::to_string(&c).unwrap();
+        assert!(text.contains(r#""game":"coup""#), "{text}");
+        assert_eq!(serde_json::from_str::<ContestConfig>(&text).unwrap(), c);
+    }
+}

@@ -1,0 +1,260 @@
+//! One run of the contest: an ordinary tournament of the given versions, with `--reuse` on the
+//! contest's store and its journal in the run's archive folder, so a run stopped by a crash or
+//! a kill carries on from its journal. The archive is what `koth <game> ... --reuse` writes.
+
+use super::db::{self, MatchRow, Version};
+use super::{Contest, ContestError, GameConfig};
+use crate::games::coup::tournament::{Coup, CoupOptions, ScratchScope};
+use crate::games::{Finished, Game, Player};
+use crate::sandbox::{Bot, EngineOptions, LoadLimits, Sandbox, SandboxOptions, VfsLimits};
+use crate::tournament::archive::{Archive, MANIFEST};
+use crate::tournament::journal::{Header, JOURNAL};
+use crate::tournament::store::{run_key, Reuse, Store};
+use crate::tournament::{BotEntry, Journal, Manifest, RunPlan};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// What a finished run did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    /// Matches played now.
+    pub played: usize,
+    /// Matches taken from the store.
+    pub reused: usize,
+    /// Matches carried over from the journal of an interrupted attempt.
+    pub resumed: usize,
+}
+
+fn failed(what: impl std::fmt::Display) -> ContestError {
+    ContestError::Refused(what.to_string())
+}
+
+/// The sandbox of a run of `bots` bots (or of upload checks), as `koth <game>` builds it,
+/// with the contest's code cache.
+pub fn sandbox(contest: &Contest, bots: usize) -> Result<Sandbox, ContestError> {
+    let memory_bytes = contest.config.memory_mib << 20;
+    let workers = contest.config.workers();
+    let engine = EngineOptions {
+        pooling: true,
+        pool_slots: (workers.saturating_add(bots).saturating_add(1)).min(512) as u32,
+        max_memory_bytes: memory_bytes.max(EngineOptions::default().max_memory_bytes),
+        ..EngineOptions::default()
+    };
+    let cache = contest.cache_dir();
+    let opts = SandboxOptions {
+        engine,
+        load: LoadLimits {
+            memory_bytes,
+            ..LoadLimits::default()
+        },
+        cache_dir: Some(cache),
+    };
+    Sandbox::new(opts).map_err(failed)
+}
+
+/// How many matches a run of `bots` bots plays.
+pub fn match_count(contest: &Contest, bots: usize) -> usize {
+    match &contest.config.game {
+        GameConfig::Coup { .. } => Coup.match_count(bots, &coup_options(contest)),
+    }
+}
+
+fn coup_options(contest: &Contest) -> CoupOptions {
+    let GameConfig::Coup { rounds, paired } = contest.config.game;
+    CoupOptions {
+        rounds,
+        seed: contest.config.seed,
+        limits: contest.config.limits(),
+        vfs: VfsLimits::default(),
+        scratch: ScratchScope::Game,
+        paired,
+    }
+}
+
+/// Play run `id` of these versions (in bot-name order) into `runs/<id>/`, reporting
+/// `progress(done, total)` after each match.
+pub fn execute(
+    contest: &Contest,
+    id: i64,
+    versions: &[Version],
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<(Outcome, Vec<MatchRow>), ContestError> {
+    let mut versions = versions.to_vec();
+    versions.sort_by(|a, b| a.bot.cmp(&b.bot));
+    let sandbox = sandbox(contest, versions.len())?;
+    let mut bots = Vec::new();
+    for v in &versions {
+        let path = contest.version_file(v.id, &v.file);
+        let bot = sandbox.load_file(&path, Some(&v.bot)).map_err(failed)?;
+        bots.push(Arc::new(bot));
+    }
+    let out = contest.run_dir(id);
+    match &contest.config.game {
+        GameConfig::Coup { .. } => play(
+            &Coup,
+            coup_options(contest),
+            &bots,
+            &versions,
+            &sandbox,
+            contest,
+            &out,
+            progress,
+        ),
+    }
+}
+
+/// The tournament itself, for any game: what `koth <game> --out OUT --reuse STORE [--resume]`
+/// does, without its printing.
+#[allow(clippy::too_many_arguments)]
+fn play<G: Game>(
+    game: &G,
+    opts: G::Options,
+    bots: &[Arc<Bot>],
+    versions: &[Version],
+    sandbox: &Sandbox,
+    contest: &Contest,
+    out: &Path,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<(Outcome, Vec<MatchRow>), ContestError> {
+    let manifest = Manifest {
+        game: game.name().into(),
+        koth_version: env!("CARGO_PKG_VERSION").into(),
+        bots: bots
+            .iter()
+            .zip(versions)
+            .map(|(b, v)| BotEntry {
+                name: b.name().to_string(),
+                file: v.file.clone(),
+                sha256: b.sha256_hex(),
+            })
+            .collect(),
+        options: opts,
+        engine: sandbox.settings().clone(),
+        referee: None,
+    };
+    let manifest_json = serde_json::to_value(&manifest).map_err(failed)?;
+    let total = game.match_count(bots.len(), &manifest.options);
+    let header = Header::new(total, None);
+    let journal_path = out.join(JOURNAL);
+    let resumable = std::fs::read(&journal_path).is_ok_and(|d| d.contains(&b'\n'))
+        && same_manifest(out, &manifest_json);
+    let (archive, journal, done) = if resumable {
+        let archive = Archive::open(out).map_err(failed)?;
+        let (journal, started, done) =
+            Journal::resume::<G::Record>(&journal_path).map_err(failed)?;
+        if started != header {
+            return Err(failed(format!(
+                "{} was started as another run",
+                out.display()
+            )));
+        }
+        (archive, journal, done)
+    } else {
+        // A run killed before its first match was journaled starts afresh.
+        let _ = std::fs::remove_file(&journal_path);
+        let archive = Archive::create(out).map_err(failed)?;
+        archive.write_json(MANIFEST, &manifest).map_err(failed)?;
+        let journal = Journal::create(&journal_path, &header).map_err(failed)?;
+        (archive, journal, BTreeMap::new())
+    };
+    let resumed = done.len();
+    let store = Store::open(&contest.store_dir()).map_err(failed)?;
+    let reuse = Reuse::new(
+        &store,
+        run_key(&manifest_json, game.round_count_field()),
+        manifest
+            .bots
+            .iter()
+            .map(|b| (b.name.clone(), b.sha256.clone()))
+            .collect(),
+    );
+    let plan = RunPlan {
+        done,
+        select: None,
+        journal: Some(&journal),
+        reuse: Some(&reuse),
+    };
+    let players: Vec<Arc<dyn Player>> = bots
+        .iter()
+        .map(|b| Arc::clone(b) as Arc<dyn Player>)
+        .collect();
+    let workers = contest.config.workers();
+    let records = game
+        .play(&players, &manifest.options, workers, progress, plan)
+        .map_err(failed)?;
+    journal.finish().map_err(failed)?;
+    let records: Vec<G::Record> = records.into_iter().flatten().collect();
+    if records.len() != total {
+        return Err(failed(format!(
+            "{} of {total} matches were played; this is a koth bug",
+            records.len()
+        )));
+    }
+    let names: Vec<String> = bots.iter().map(|b| b.name().to_string()).collect();
+    let run = game.finish(names.clone(), &manifest.options, records);
+    game.write_archive(&run, &manifest, &archive)
+        .map_err(failed)?;
+    std::fs::remove_file(&journal_path).map_err(super::io(&journal_path))?;
+    let name = |i: &usize| names.get(*i).cloned().unwrap_or_default();
+    let rows = run
+        .summaries()
+        .iter()
+        .enumerate()
+        .map(|(i, m)| MatchRow {
+            idx: i as i64,
+            label: m.label.clone(),
+            participants: m.participants.iter().map(name).collect(),
+            scores: m.scores.clone(),
+            // Winners are positions in `participants`, as forfeits are.
+            winners: m
+                .winners
+                .iter()
+                .filter_map(|w| m.participants.get(*w))
+                .map(name)
+                .collect(),
+            void: m.void.clone(),
+            forfeits: m
+                .forfeits
+                .iter()
+                .map(|(seat, kind, _)| {
+                    let bot = m.participants.get(*seat).map(name).unwrap_or_default();
+                    (bot, kind.clone())
+                })
+                .collect(),
+        })
+        .collect();
+    Ok((
+        Outcome {
+            played: reuse.stored.load(Ordering::Relaxed),
+            reused: reuse.reused.load(Ordering::Relaxed),
+            resumed,
+        },
+        rows,
+    ))
+}
+
+/// Whether the archive folder's manifest is this one (a resumed run must be the same run).
+fn same_manifest(out: &Path, manifest: &serde_json::Value) -> bool {
+    std::fs::read(out.join(MANIFEST))
+        .ok()
+        .and_then(|t| serde_json::from_slice::<serde_json::Value>(&t).ok())
+        .is_some_and(|m| &m == manifest)
+}
+
+/// Mark a finished run in the database.
+pub fn record(
+    conn: &mut rusqlite::Connection,
+    id: i64,
+    outcome: &Outcome,
+    rows: &[MatchRow],
+) -> Result<(), ContestError> {
+    db::finish_run(
+        conn,
+        id,
+        outcome.played + outcome.resumed,
+        outcome.reused,
+        rows,
+    )
+}

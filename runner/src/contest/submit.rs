@@ -1,0 +1,147 @@
+//! An upload, checked as `koth check` and the game's compatibility check do, then stored as a
+//! new version of the author's bot. A refusal names the reason and stores nothing.
+
+use super::config::check_name;
+use super::db::{self, AddRefused, Version};
+use super::{io, Contest, ContestError};
+use crate::sandbox::Sandbox;
+use sha2::{Digest, Sha256};
+use thiserror::Error;
+
+/// An upload refused, with the reason (each maps to one HTTP status).
+#[derive(Debug, Error)]
+pub enum SubmitError {
+    /// The request lacks a field or has a malformed one.
+    #[error("{0}")]
+    BadRequest(String),
+    /// No token, or one that is no author's.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// The bot's name belongs to another author.
+    #[error("the bot `{bot}` belongs to another author ({owner}); choose another name")]
+    NotYours {
+        /// The bot.
+        bot: String,
+        /// Its author.
+        owner: String,
+    },
+    /// The upload is larger than the contest takes.
+    #[error("the upload is {size} bytes; this contest takes at most {limit}")]
+    TooLarge {
+        /// Its size.
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The same file as the bot's newest version.
+    #[error("this file is already version {0} of the bot; nothing to do")]
+    Same(i64),
+    /// The module, component or script failed the checks.
+    #[error("{0}")]
+    Invalid(String),
+    /// The contest is full.
+    #[error("this contest takes at most {0} bots")]
+    Full(usize),
+    /// The contest could not store it (not the uploader's fault).
+    #[error(transparent)]
+    Internal(#[from] ContestError),
+}
+
+/// What an upload carries.
+pub struct Upload<'a> {
+    /// The bot's name.
+    pub name: &'a str,
+    /// The author's token.
+    pub token: &'a str,
+    /// The file name it was sent with (only its extension is used).
+    pub filename: &'a str,
+    /// The file.
+    pub bytes: &'a [u8],
+}
+
+/// The file extension of an upload: `wasm` (a module or a component) or `py`.
+fn kind(filename: &str, bytes: &[u8]) -> Result<&'static str, SubmitError> {
+    let ext = filename
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("wasm") => Ok("wasm"),
+        Some("py") => Ok("py"),
+        // Without a usable name, wasm's magic number decides.
+        _ if bytes.starts_with(b"\0asm") => Ok("wasm"),
+        _ => Err(SubmitError::BadRequest(format!(
+            "the file {filename:?} is neither a .wasm module or component nor a .py script"
+        ))),
+    }
+}
+
+/// Check `upload` and store it as a new version; `sandbox` loads it as a run would.
+pub fn submit(
+    contest: &Contest,
+    conn: &mut rusqlite::Connection,
+    sandbox: &Sandbox,
+    upload: &Upload<'_>,
+) -> Result<Version, SubmitError> {
+    check_name("bot", upload.name).map_err(SubmitError::BadRequest)?;
+    if upload.token.is_empty() {
+        return Err(SubmitError::Unauthorized(
+            "no token: give the token `koth contest add-author` printed".into(),
+        ));
+    }
+    let limit = contest.config.max_upload_bytes;
+    let size = upload.bytes.len() as u64;
+    if size > limit {
+        return Err(SubmitError::TooLarge { size, limit });
+    }
+    if size == 0 {
+        return Err(SubmitError::BadRequest("the file is empty".into()));
+    }
+    let ext = kind(upload.filename, upload.bytes)?;
+    let Some((author, _)) = db::author_by_token(conn, upload.token)? else {
+        return Err(SubmitError::Unauthorized(
+            "the token is no author's of this contest".into(),
+        ));
+    };
+    // Checked in a folder of its own under the contest, removed whatever happens.
+    let incoming = contest.incoming_dir();
+    std::fs::create_dir_all(&incoming).map_err(io(&incoming))?;
+    let tmp = tempfile::Builder::new()
+        .prefix("upload-")
+        .tempdir_in(&incoming)
+        .map_err(io(&incoming))?;
+    let file = format!("{}.{ext}", upload.name);
+    let path = tmp.path().join(&file);
+    std::fs::write(&path, upload.bytes).map_err(io(&path))?;
+    let bot = sandbox.load_file(&path, Some(upload.name)).map_err(|e| {
+        SubmitError::Invalid(format!("{}", e.error).replace(&tmp.path().display().to_string(), ""))
+    })?;
+    let game = contest.config.game.name();
+    crate::worlds::check_game(&bot, game)
+        .map_err(|why| SubmitError::Invalid(format!("this bot {why}")))?;
+    let sha = hex::encode(Sha256::digest(upload.bytes));
+    let added = db::add_version(
+        conn,
+        author,
+        upload.name,
+        &file,
+        &sha,
+        size as i64,
+        contest.config.max_bots,
+        |id| {
+            let dest = contest.version_file(id, &file);
+            if let Some(dir) = dest.parent() {
+                std::fs::create_dir_all(dir).map_err(io(dir))?;
+            }
+            std::fs::rename(&path, &dest).map_err(io(&dest))
+        },
+    )?;
+    match added {
+        Ok(v) => Ok(v),
+        Err(AddRefused::NotYours(owner)) => Err(SubmitError::NotYours {
+            bot: upload.name.to_string(),
+            owner,
+        }),
+        Err(AddRefused::Same(n)) => Err(SubmitError::Same(n)),
+        Err(AddRefused::Full(n)) => Err(SubmitError::Full(n)),
+    }
+}

@@ -1,0 +1,101 @@
+//! `koth serve`: the contest server. Pages rendered here (no front-end build), the same data
+//! as JSON under `/api/`, uploads by form or API, and the run worker in the background.
+//!
+//! - [`state`]: what every request shares (the contest, a database connection, the
+//!   leaderboard of the newest run, the worker's progress);
+//! - [`pages`]: the HTML pages; [`api`]: the JSON API; [`upload`]: uploads (multipart);
+//! - [`html`]: escaping and the page frame.
+
+pub mod api;
+pub mod html;
+pub mod pages;
+pub mod state;
+pub mod upload;
+
+use crate::contest::worker::{self, Live, Wake};
+use crate::contest::{Contest, ContestError};
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
+use state::AppState;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+
+/// Requests other than uploads carry no body worth more than this.
+const SMALL_BODY: usize = 16 << 10;
+
+/// The server's routes over `state`.
+pub fn router(state: Arc<AppState>) -> Router {
+    // Room for the multipart framing and the other fields around the file.
+    let upload_limit = state.contest.config.max_upload_bytes as usize + (64 << 10);
+    let uploads = Router::new()
+        .route("/upload", get(pages::upload_form).post(upload::form))
+        .route("/api/upload", post(upload::api))
+        .layer(DefaultBodyLimit::max(upload_limit))
+        .layer(RequestBodyLimitLayer::new(upload_limit));
+    let reads = Router::new()
+        .route("/", get(pages::leaderboard))
+        .route("/bots/{name}", get(pages::bot))
+        .route("/runs", get(pages::runs))
+        .route("/runs/{id}", get(pages::run))
+        .route("/runs/{id}/files/{file}", get(pages::run_file))
+        .route("/runs/{id}/matches/{idx}", get(pages::replay))
+        // Browsers ask for it on every page; "no content" rather than a 404 in their console.
+        .route(
+            "/favicon.ico",
+            get(|| async { axum::http::StatusCode::NO_CONTENT }),
+        )
+        .route("/api/leaderboard", get(api::leaderboard))
+        .route("/api/status", get(api::status))
+        .route("/api/runs", get(api::runs))
+        .route("/api/runs/{id}", get(api::run))
+        .route("/api/bots", get(api::bots))
+        .route("/api/bots/{name}", get(api::bot))
+        .layer(DefaultBodyLimit::max(SMALL_BODY))
+        .layer(RequestBodyLimitLayer::new(SMALL_BODY));
+    Router::new()
+        .merge(uploads)
+        .merge(reads)
+        .fallback(pages::not_found)
+        .layer(TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(60),
+        ))
+        .with_state(state)
+}
+
+/// Serve `contest` on `listen` until the process ends, with its run worker; `ready` is told
+/// the address bound (the port chosen, for `:0`).
+pub fn serve(
+    contest: Contest,
+    listen: SocketAddr,
+    ready: impl FnOnce(SocketAddr),
+) -> Result<(), ContestError> {
+    let live = Arc::new(Live::default());
+    let wake = Arc::new(Wake::default());
+    let state = Arc::new(AppState::new(contest.clone(), live.clone(), wake.clone())?);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(crate::contest::io(contest.root()))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .map_err(|e| ContestError::Refused(format!("cannot listen on {listen}: {e}")))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| ContestError::Refused(format!("cannot listen on {listen}: {e}")))?;
+        // Runs play on a thread of their own, never on the request threads.
+        std::thread::Builder::new()
+            .name("koth-runs".into())
+            .spawn(move || worker::work(contest, live, wake))
+            .map_err(|e| ContestError::Refused(format!("cannot start the run worker: {e}")))?;
+        ready(addr);
+        axum::serve(listener, router(state))
+            .await
+            .map_err(|e| ContestError::Refused(format!("the server stopped: {e}")))
+    })
+}

@@ -1,0 +1,376 @@
+//! The HTML pages: leaderboard, bot, run history, run, replay and the upload form. Every
+//! name is escaped; replays are the report's own viewer (`koth report`), holding one match.
+
+use super::api::{self, ApiError};
+use super::html::{esc, page, respond};
+use super::state::AppState;
+use crate::contest::config::MAX_NAME;
+use crate::contest::db;
+use crate::report::{self, ReportOptions};
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use std::fmt::Write;
+use std::sync::Arc;
+
+/// A page's error: its status and reason, as a page.
+impl ApiError {
+    fn page(self) -> Response {
+        respond(
+            self.0,
+            "Error",
+            &format!("<p class=\"err\">{}</p>", esc(&self.1)),
+        )
+    }
+}
+
+fn fmt_opt(v: Option<f64>, digits: usize) -> String {
+    v.map_or("–".into(), |v| format!("{v:.digits$}"))
+}
+
+fn progress_html(st: &AppState) -> String {
+    match st.progress() {
+        Some((id, done, total)) => format!(
+            "<p id=\"progress\">Run <a href=\"/runs/{id}\">#{id}</a> in progress: \
+             <progress value=\"{done}\" max=\"{total}\"></progress> {done} of {total} matches done.</p>"
+        ),
+        None => String::new(),
+    }
+}
+
+/// `GET /`: the leaderboard of the newest finished run.
+pub async fn leaderboard(State(st): State<Arc<AppState>>) -> Response {
+    let data = match api::leaderboard_data(&st) {
+        Ok(d) => d,
+        Err(e) => return ApiError::from(e).page(),
+    };
+    let mut body = progress_html(&st);
+    let Some(run) = &data.run else {
+        body.push_str(
+            "<p class=\"note\" id=\"empty\">No run has finished yet: the first starts once two bots \
+             are <a href=\"/upload\">uploaded</a>.</p>",
+        );
+        return Html(page("Leaderboard", &body)).into_response();
+    };
+    let _ = write!(
+        body,
+        "<p class=\"note\">From run <a href=\"/runs/{id}\">#{id}</a> ({} matches).</p>",
+        run.total,
+        id = run.id
+    );
+    if let Some(note) = &data.ratings_note {
+        let _ = write!(body, "<p class=\"note\">{}</p>", esc(note));
+    }
+    body.push_str(
+        "<table id=\"leaderboard\"><tr><th class=n>#</th><th>Bot</th><th>Author</th><th class=n>Version</th>\
+         <th class=n>Rating</th><th>95% interval</th><th class=n>P(&gt;next)</th><th class=n>Games</th>\
+         <th class=n>Wins</th><th class=n>Forfeits</th><th class=n>Fuel/decision</th></tr>",
+    );
+    for b in &data.bots {
+        let r = &b.row;
+        let rating = r.rating.as_ref();
+        let interval = match rating.and_then(|x| x.low.zip(x.high)) {
+            Some((lo, hi)) => format!("{lo:.0} – {hi:.0}"),
+            None => "–".into(),
+        };
+        let forfeits: u64 = r.forfeits.values().sum();
+        let _ = write!(
+            body,
+            "<tr><td class=n>{}</td><td><a href=\"/bots/{n}\">{n}</a></td><td>{}</td><td class=n>{}</td>\
+             <td class=n>{}</td><td>{interval}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td>\
+             <td class=n>{forfeits}</td><td class=n>{}</td></tr>",
+            b.rank,
+            esc(&b.author),
+            b.version,
+            fmt_opt(rating.map(|x| x.rating), 0),
+            fmt_opt(rating.and_then(|x| x.above_next), 2),
+            r.games,
+            r.wins,
+            r.fuel / r.invocations.max(1),
+            n = esc(&r.bot),
+        );
+    }
+    body.push_str("</table>");
+    Html(page("Leaderboard", &body)).into_response()
+}
+
+/// `GET /bots/{name}`: versions, results against each opponent, fuel, forfeits, matches.
+pub async fn bot(State(st): State<Arc<AppState>>, Path(name): Path<String>) -> Response {
+    let data = match api::bot_data(&st, &name) {
+        Ok(Some(d)) => d,
+        Ok(None) => return not_found().await,
+        Err(e) => return ApiError::from(e).page(),
+    };
+    let mut body = progress_html(&st);
+    body.push_str("<h2>Versions</h2><table><tr><th class=n>Version</th><th>Author</th><th class=n>Bytes</th><th>SHA-256</th></tr>");
+    for v in &data.versions {
+        let _ = write!(
+            body,
+            "<tr><td class=n>{}</td><td>{}</td><td class=n>{}</td><td><code>{}</code></td></tr>",
+            v.number,
+            esc(&v.author),
+            v.bytes,
+            esc(&v.sha256)
+        );
+    }
+    body.push_str("</table>");
+    let Some(run) = data.run else {
+        body.push_str("<p class=\"note\">No run has finished yet.</p>");
+        return Html(page(&format!("Bot {}", data.name), &body)).into_response();
+    };
+    match &data.standing {
+        Some(s) => {
+            let r = &s.row;
+            let forfeits: Vec<String> = r
+                .forfeits
+                .iter()
+                .map(|(k, n)| format!("{} × {n}", esc(k)))
+                .collect();
+            let _ = write!(
+                body,
+                "<h2>Standing in run <a href=\"/runs/{run}\">#{run}</a></h2><p>Place {} with version {}: \
+                 {} wins in {} games; rating {}; fuel {} in {} decisions ({} a decision); forfeits: {}.</p>",
+                s.rank,
+                s.version,
+                r.wins,
+                r.games,
+                fmt_opt(r.rating.as_ref().map(|x| x.rating), 0),
+                r.fuel,
+                r.invocations,
+                r.fuel / r.invocations.max(1),
+                if forfeits.is_empty() { "none".into() } else { forfeits.join(", ") }
+            );
+        }
+        None => body.push_str("<p class=\"note\">Not in the newest finished run yet.</p>"),
+    }
+    body.push_str("<h2>Against each opponent</h2><table><tr><th>Opponent</th><th class=n>Games</th><th class=n>Wins</th><th class=n>Losses</th><th class=n>Draws</th></tr>");
+    for (o, a) in &data.against {
+        let _ = write!(
+            body,
+            "<tr><td><a href=\"/bots/{o}\">{o}</a></td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td></tr>",
+            a.games,
+            a.wins,
+            a.losses,
+            a.draws,
+            o = esc(o)
+        );
+    }
+    body.push_str("</table><h2>Forfeits</h2><ul id=\"forfeits\">");
+    let mut any = false;
+    for m in &data.matches {
+        for (b, kind) in m.forfeits.iter().filter(|(b, _)| *b == data.name) {
+            any = true;
+            let _ = write!(
+                body,
+                "<li><a href=\"/runs/{run}/matches/{}\">{}</a>: {} ({})</li>",
+                m.idx,
+                esc(&m.label),
+                esc(kind),
+                esc(b)
+            );
+        }
+    }
+    if !any {
+        body.push_str("<li>none</li>");
+    }
+    body.push_str("</ul><h2>Matches</h2><table id=\"matches\"><tr><th>Match</th><th>Seats</th><th>Scores</th><th>Winner</th></tr>");
+    for m in &data.matches {
+        let _ = write!(
+            body,
+            "<tr><td><a class=\"replay\" href=\"/runs/{run}/matches/{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            m.idx,
+            esc(&m.label),
+            esc(&m.participants.join(" v ")),
+            m.scores.iter().map(u64::to_string).collect::<Vec<_>>().join(" – "),
+            match &m.void {
+                Some(v) => format!("void: {}", esc(v)),
+                None => esc(&m.winners.join(", ")),
+            }
+        );
+    }
+    body.push_str("</table>");
+    Html(page(&format!("Bot {}", data.name), &body)).into_response()
+}
+
+/// `GET /runs`: every run, newest first.
+pub async fn runs(State(st): State<Arc<AppState>>) -> Response {
+    let runs = match st.with_db(db::runs) {
+        Ok(r) => r,
+        Err(e) => return ApiError::from(e).page(),
+    };
+    let live = st.progress();
+    let mut body = String::from(
+        "<table id=\"runs\"><tr><th class=n>Run</th><th>State</th><th class=n>Bots</th><th class=n>Matches</th>\
+         <th class=n>Played</th><th class=n>Reused</th><th>Error</th></tr>",
+    );
+    for r in &runs {
+        let state = match live {
+            Some((id, done, total)) if id == r.id => format!("running ({done} of {total})"),
+            _ => r.state.clone(),
+        };
+        let _ = write!(
+            body,
+            "<tr><td class=n><a href=\"/runs/{id}\">#{id}</a></td><td>{}</td><td class=n>{}</td><td class=n>{}</td>\
+             <td class=n>{}</td><td class=n>{}</td><td>{}</td></tr>",
+            esc(&state),
+            r.versions.len(),
+            r.total,
+            r.played.map_or(String::new(), |n| n.to_string()),
+            r.reused.map_or(String::new(), |n| n.to_string()),
+            esc(r.error.as_deref().unwrap_or_default()),
+            id = r.id
+        );
+    }
+    body.push_str("</table>");
+    Html(page("Runs", &body)).into_response()
+}
+
+/// `GET /runs/{id}`: a run, its standings and its archive's files.
+pub async fn run(State(st): State<Arc<AppState>>, Path(id): Path<i64>) -> Response {
+    let r = match st.with_db(|c| db::get_run(c, id)) {
+        Ok(Some(r)) => r,
+        Ok(None) => return not_found().await,
+        Err(e) => return ApiError::from(e).page(),
+    };
+    let versions = st
+        .with_db(|c| db::versions_by_id(c, &r.versions))
+        .unwrap_or_default();
+    let mut body = format!(
+        "<p>State: {}. {} matches{}.</p><h2>Versions</h2><ul>",
+        esc(&r.state),
+        r.total,
+        match (r.played, r.reused) {
+            (Some(p), Some(u)) => format!(", {p} played and {u} taken from the store"),
+            _ => String::new(),
+        }
+    );
+    for v in &versions {
+        let _ = write!(
+            body,
+            "<li><a href=\"/bots/{b}\">{b}</a> version {}</li>",
+            v.number,
+            b = esc(&v.bot)
+        );
+    }
+    body.push_str("</ul>");
+    if r.state == "done" {
+        if let Ok(board) = st.read_board(r.clone()) {
+            body.push_str("<h2>Standings</h2><ol>");
+            for row in &board.results.bots {
+                let _ = write!(
+                    body,
+                    "<li>{} ({} wins in {} games)</li>",
+                    esc(&row.bot),
+                    row.wins,
+                    row.games
+                );
+            }
+            body.push_str("</ol>");
+        }
+        body.push_str("<h2>Archive</h2><ul>");
+        for f in archive_files(&st, id) {
+            let _ = write!(
+                body,
+                "<li><a href=\"/runs/{id}/files/{f}\">{f}</a></li>",
+                f = esc(&f)
+            );
+        }
+        body.push_str("</ul>");
+    }
+    if let Some(e) = &r.error {
+        let _ = write!(body, "<p class=\"err\">{}</p>", esc(e));
+    }
+    Html(page(&format!("Run #{id}"), &body)).into_response()
+}
+
+/// The regular files at the top of run `id`'s archive (symbolic links never count).
+fn archive_files(st: &AppState, id: i64) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(st.contest.run_dir(id)) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|f| !f.starts_with('.'))
+        .collect();
+    out.sort();
+    out
+}
+
+/// `GET /runs/{id}/files/{file}`: one file of a finished run's archive. Only a name that the
+/// archive's own listing holds is served, so nothing outside the contest folder can be.
+pub async fn run_file(
+    State(st): State<Arc<AppState>>,
+    Path((id, file)): Path<(i64, String)>,
+) -> Response {
+    let done = matches!(st.with_db(|c| db::get_run(c, id)), Ok(Some(r)) if r.state == "done");
+    if !done || !archive_files(&st, id).contains(&file) {
+        return not_found().await;
+    }
+    let path = st.contest.run_dir(id).join(&file);
+    let Ok(Ok(bytes)) = tokio::task::spawn_blocking(move || std::fs::read(&path)).await else {
+        return not_found().await;
+    };
+    let kind = match file.rsplit_once('.').map(|(_, e)| e) {
+        Some("json") => "application/json",
+        Some("html") => "text/html; charset=utf-8",
+        _ => "text/plain; charset=utf-8",
+    };
+    ([(header::CONTENT_TYPE, kind)], bytes).into_response()
+}
+
+/// `GET /runs/{id}/matches/{idx}`: the replay of one match, in the report's viewer.
+pub async fn replay(
+    State(st): State<Arc<AppState>>,
+    Path((id, idx)): Path<(i64, usize)>,
+) -> Response {
+    let r = match st.with_db(|c| db::get_run(c, id)) {
+        Ok(Some(r)) if r.state == "done" && (idx as i64) < r.total => r,
+        Ok(_) => return not_found().await,
+        Err(e) => return ApiError::from(e).page(),
+    };
+    let dir = st.contest.run_dir(r.id);
+    let built = tokio::task::spawn_blocking(move || {
+        let opts = ReportOptions {
+            only_match: Some(idx),
+            ..ReportOptions::default()
+        };
+        report::build(&dir, &opts)
+    })
+    .await;
+    match built {
+        Ok(Ok(html)) => Html(html).into_response(),
+        Ok(Err(e)) => ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).page(),
+        Err(e) => ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).page(),
+    }
+}
+
+/// `GET /upload`: the form.
+pub async fn upload_form(State(st): State<Arc<AppState>>) -> Response {
+    let c = &st.contest.config;
+    let body = format!(
+        "<form method=\"post\" action=\"/upload\" enctype=\"multipart/form-data\">\
+         <p><label>Bot name<br><input type=\"text\" name=\"name\" id=\"name\" required maxlength=\"{MAX_NAME}\" \
+         pattern=\"[A-Za-z0-9][A-Za-z0-9_\\-]*\"></label></p>\
+         <p><label>Your token<br><input type=\"password\" name=\"token\" id=\"token\" required></label></p>\
+         <p><label>File (.wasm module or component, or .py script; at most {} bytes)<br>\
+         <input type=\"file\" name=\"file\" id=\"file\" accept=\".wasm,.py\" required></label></p>\
+         <p><button type=\"submit\" id=\"submit\">Upload</button></p></form>\
+         <p class=\"note\">Game: {}. An upload under your bot's name is its next version; the name \
+         is yours from its first upload. Names: ASCII letters, digits, <code>_</code> and <code>-</code>, \
+         at most {MAX_NAME}.</p>",
+        c.max_upload_bytes,
+        esc(c.game.name())
+    );
+    Html(page("Upload a bot", &body)).into_response()
+}
+
+/// Anything else.
+pub async fn not_found() -> Response {
+    respond(
+        StatusCode::NOT_FOUND,
+        "Not found",
+        "<p class=\"err\">No such page.</p>",
+    )
+}

@@ -1,0 +1,104 @@
+//! What every request shares.
+
+use crate::contest::db::{self, Run};
+use crate::contest::worker::{Live, Wake};
+use crate::contest::{run, Contest, ContestError};
+use crate::sandbox::Sandbox;
+use crate::tournament::results::Results;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+
+/// A finished run's standings, read once from its `results.json`.
+pub struct Board {
+    /// The run.
+    pub run: Run,
+    /// Its results (the game's detail left as JSON).
+    pub results: Results<serde_json::Value>,
+}
+
+/// The server's shared state.
+pub struct AppState {
+    /// The contest.
+    pub contest: Contest,
+    /// The connection pages read through (uploads and the worker have their own).
+    pub db: Mutex<rusqlite::Connection>,
+    /// Loads uploads to check them, as a run would.
+    pub sandbox: Sandbox,
+    /// The run in progress.
+    pub live: Arc<Live>,
+    /// Wakes the worker after an upload.
+    pub wake: Arc<Wake>,
+    board: Mutex<Option<Arc<Board>>>,
+}
+
+impl AppState {
+    /// The state of a server of `contest`.
+    pub fn new(
+        contest: Contest,
+        live: Arc<Live>,
+        wake: Arc<Wake>,
+    ) -> Result<AppState, ContestError> {
+        let db = Mutex::new(contest.db()?);
+        let sandbox = run::sandbox(&contest, 1)?;
+        Ok(AppState {
+            contest,
+            db,
+            sandbox,
+            live,
+            wake,
+            board: Mutex::new(None),
+        })
+    }
+
+    /// Run a query on the shared connection.
+    pub fn with_db<T>(
+        &self,
+        f: impl FnOnce(&rusqlite::Connection) -> Result<T, ContestError>,
+    ) -> Result<T, ContestError> {
+        let conn = self
+            .db
+            .lock()
+            .map_err(|_| ContestError::Refused("the database connection was poisoned".into()))?;
+        f(&conn)
+    }
+
+    /// The leaderboard: the newest finished run's results (read from its archive once).
+    pub fn board(&self) -> Result<Option<Arc<Board>>, ContestError> {
+        let Some(latest) = self.with_db(db::latest_done)? else {
+            return Ok(None);
+        };
+        if let Ok(cached) = self.board.lock() {
+            if let Some(b) = cached.as_ref().filter(|b| b.run.id == latest.id) {
+                return Ok(Some(Arc::clone(b)));
+            }
+        }
+        let b = Arc::new(self.read_board(latest)?);
+        if let Ok(mut cached) = self.board.lock() {
+            *cached = Some(Arc::clone(&b));
+        }
+        Ok(Some(b))
+    }
+
+    /// Run `r`'s standings from its archive.
+    pub fn read_board(&self, r: Run) -> Result<Board, ContestError> {
+        let path = self.contest.run_dir(r.id).join("results.json");
+        let text = std::fs::read_to_string(&path).map_err(crate::contest::io(&path))?;
+        let results = serde_json::from_str(&text).map_err(|e| ContestError::Config {
+            path: path.clone(),
+            what: e.to_string(),
+        })?;
+        Ok(Board { run: r, results })
+    }
+
+    /// The run in progress: (id, done, total).
+    pub fn progress(&self) -> Option<(i64, usize, usize)> {
+        let id = self.live.run.load(Ordering::Relaxed);
+        (id != 0).then(|| {
+            (
+                id,
+                self.live.done.load(Ordering::Relaxed),
+                self.live.total.load(Ordering::Relaxed),
+            )
+        })
+    }
+}

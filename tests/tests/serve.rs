@@ -1,0 +1,665 @@
+//! `koth serve`: the contest server, started as the real binary on a loopback port and
+//! spoken to over HTTP by a small client of this file's own (every request bounded in time,
+//! every wait bounded in count). Each contest lives in a self-deleting folder.
+
+#[path = "browser/devtools.rs"]
+mod devtools;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A running `koth serve`, killed when dropped.
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Server {
+    /// Start `koth serve DIR` on a free loopback port; its stderr goes to `DIR/../stderr-N`.
+    fn start(dir: &Path, stderr: &Path) -> Server {
+        let err = std::fs::File::create(stderr).unwrap();
+        let mut child = Command::new(koth_tests::koth_bin())
+            .arg("serve")
+            .arg(dir)
+            .args(["--listen", "127.0.0.1:0"])
+            .stdout(Stdio::piped())
+            .stderr(err)
+            .spawn()
+            .expect("start koth serve");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("koth serve said where it listens");
+        let addr = line
+            .trim()
+            .rsplit("http://")
+            .next()
+            .and_then(|a| a.trim_end_matches('/').parse().ok())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        Server { child, addr }
+    }
+
+    /// Send raw request bytes; returns (status, body).
+    fn raw(&self, request: &[u8]) -> (u16, String) {
+        let mut s = TcpStream::connect_timeout(&self.addr, Duration::from_secs(10)).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+        s.set_write_timeout(Some(Duration::from_secs(30))).unwrap();
+        // The server may answer (413) before reading a huge body: a failed write is fine.
+        let _ = s.write_all(request);
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        let text = String::from_utf8_lossy(&out).into_owned();
+        let status = text
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("no HTTP answer: {text:?}"));
+        let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+        (status, body.to_string())
+    }
+
+    fn get(&self, path: &str) -> (u16, String) {
+        self.raw(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes())
+    }
+
+    fn json(&self, path: &str) -> serde_json::Value {
+        let (status, body) = self.get(path);
+        assert_eq!(status, 200, "{path}: {body}");
+        serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"))
+    }
+
+    /// Upload through the API: (status, body).
+    fn upload(
+        &self,
+        name: &str,
+        token: Option<&str>,
+        filename: &str,
+        bytes: &[u8],
+    ) -> (u16, String) {
+        let body = multipart(name, token, filename, bytes);
+        self.post("/api/upload", &body)
+    }
+
+    fn post(&self, path: &str, body: &[u8]) -> (u16, String) {
+        let mut req = format!(
+            "POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
+             Content-Type: multipart/form-data; boundary={BOUNDARY}\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        req.extend_from_slice(body);
+        self.raw(&req)
+    }
+
+    /// Wait until no run is queued or running and `runs` runs exist; returns the status.
+    fn settle(&self, runs: usize) -> serde_json::Value {
+        let started = Instant::now();
+        loop {
+            let s = self.json("/api/status");
+            if s["pending"] == 0 && s["runs"].as_u64() >= Some(runs as u64) {
+                return s;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(300),
+                "the runs did not finish: {s}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn kill(mut self) {
+        // SIGKILL: nothing is flushed or closed.
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const BOUNDARY: &str = "kothTestBoundary7MA4YWxk";
+
+fn multipart(name: &str, token: Option<&str>, filename: &str, bytes: &[u8]) -> Vec<u8> {
+    let mut b = Vec::new();
+    let mut text = |field: &str, value: &str| {
+        b.extend_from_slice(
+            format!(
+                "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{field}\"\r\n\r\n{value}\r\n"
+            )
+            .as_bytes(),
+        );
+    };
+    text("name", name);
+    if let Some(t) = token {
+        text("token", t);
+    }
+    b.extend_from_slice(
+        format!(
+            "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{filename}\"\r\n\
+             Content-Type: application/wasm\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    b.extend_from_slice(bytes);
+    b.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
+    b
+}
+
+/// Run koth with these arguments; returns stdout, failing on a non-zero status.
+fn koth(args: &[&str]) -> String {
+    let o = Command::new(koth_tests::koth_bin())
+        .args(args)
+        .output()
+        .expect("run koth");
+    assert!(
+        o.status.success(),
+        "koth {args:?}: {}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A contest folder (`<tmp>/contest`) made with these `koth contest init` options.
+fn contest(tmp: &Path, opts: &[&str]) -> PathBuf {
+    let dir = tmp.join("contest");
+    let d = dir.to_str().unwrap();
+    let mut args = vec!["contest", "init", d, "--game", "coup", "--jobs", "2"];
+    args.extend_from_slice(opts);
+    koth(&args);
+    dir
+}
+
+fn author(dir: &Path, name: &str) -> String {
+    koth(&["contest", "add-author", dir.to_str().unwrap(), name])
+        .trim()
+        .to_string()
+}
+
+fn seed_bot(name: &str) -> Vec<u8> {
+    std::fs::read(koth_tests::wasm(name)).unwrap()
+}
+
+fn entries(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |d| d.count())
+}
+
+#[test]
+fn bad_input_gets_a_4xx_with_its_reason_and_stores_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = contest(
+        tmp.path(),
+        &["--rounds", "1", "--max-upload-bytes", "600000"],
+    );
+    let alice = author(&dir, "alice");
+    let bob = author(&dir, "bob");
+    let server = Server::start(&dir, &tmp.path().join("stderr"));
+    let good = seed_bot("random");
+    let (code, body) = server.upload("mine", Some(alice.as_str()), "mine.wasm", &good);
+    assert_eq!(code, 201, "{body}");
+    // Larger than the contest takes, but within the request cap: refused by the check.
+    let huge = vec![0u8; 620_000];
+    let truncated = &good[..good.len() / 2];
+    type Case<'a> = (&'a str, Option<&'a str>, &'a str, &'a [u8], u16, &'a str);
+    let cases: Vec<Case> = vec![
+        (
+            "garbage",
+            Some(alice.as_str()),
+            "g.wasm",
+            b"this is not wasm at all",
+            422,
+            "garbage",
+        ),
+        (
+            "trunc",
+            Some(alice.as_str()),
+            "t.wasm",
+            truncated,
+            422,
+            "truncated",
+        ),
+        ("huge", Some(alice.as_str()), "h.wasm", &huge, 413, "huge"),
+        ("a/b", Some(alice.as_str()), "x.wasm", &good, 400, "slash"),
+        ("..", Some(alice.as_str()), "x.wasm", &good, 400, "dotdot"),
+        ("a\0b", Some(alice.as_str()), "x.wasm", &good, 400, "nul"),
+        (
+            "<b>x</b>",
+            Some(alice.as_str()),
+            "x.wasm",
+            &good,
+            400,
+            "html",
+        ),
+        (
+            "other",
+            Some("0123abcd"),
+            "x.wasm",
+            &good,
+            401,
+            "wrong token",
+        ),
+        ("other", None, "x.wasm", &good, 401, "no token"),
+        (
+            "mine",
+            Some(bob.as_str()),
+            "x.wasm",
+            &good,
+            403,
+            "another author's name",
+        ),
+        (
+            "text",
+            Some(alice.as_str()),
+            "x.txt",
+            b"hello",
+            400,
+            "not a bot file",
+        ),
+    ];
+    for (name, token, file, bytes, want, what) in cases {
+        let (code, body) = server.upload(name, token, file, bytes);
+        assert_eq!(code, want, "{what}: {body}");
+        let reason: serde_json::Value =
+            serde_json::from_str(&body).unwrap_or_else(|e| panic!("{what}: {e}: {body}"));
+        let reason = reason["error"].as_str().unwrap_or_default();
+        assert!(reason.len() > 10, "{what}: no reason: {body}");
+    }
+    // Broken multipart: a body cut short, and one with no boundary at all.
+    let whole = multipart("cut", Some(alice.as_str()), "c.wasm", &good);
+    let (code, body) = server.post("/api/upload", &whole[..whole.len() / 2]);
+    assert!((400..500).contains(&code), "cut multipart: {code} {body}");
+    let (code, body) = server.raw(
+        b"POST /api/upload HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello",
+    );
+    assert!((400..500).contains(&code), "not multipart: {code} {body}");
+    // Bodies past the request caps: an upload of 2 MB, a page request of 1 GiB.
+    // (Only the headers are sent: the server answers from Content-Length alone.)
+    let (code, body) = server.raw(
+        format!("POST /api/upload HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: multipart/form-data; boundary={BOUNDARY}\r\nContent-Length: 2000000\r\n\r\n").as_bytes(),
+    );
+    assert_eq!(code, 413, "giant upload: {body}");
+    let (code, _) = server.raw(
+        format!("GET /api/leaderboard HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n", 1u64 << 30).as_bytes(),
+    );
+    assert_eq!(code, 413, "a 1 GiB body on a page");
+    // Nothing but the one good upload was stored.
+    let bots = server.json("/api/bots");
+    assert_eq!(bots.as_array().unwrap().len(), 1, "{bots}");
+    assert_eq!(entries(&dir.join("versions")), 1);
+    assert_eq!(entries(&dir.join("incoming")), 0);
+    // Files outside a run's archive are never served.
+    for path in [
+        "/runs/1/files/..%2Fcontest.db",
+        "/runs/1/files/../../contest.json",
+        "/runs/0/files/contest.json",
+        "/bots/..%2F..%2Fcontest.json",
+    ] {
+        let (code, body) = server.get(path);
+        assert_eq!(code, 404, "{path}: {body}");
+    }
+    // Names are escaped on every page.
+    let (code, page) = server.get("/bots/mine");
+    assert_eq!(code, 200);
+    assert!(page.contains("alice"));
+}
+
+#[test]
+fn uploads_run_reach_the_leaderboard_and_export_as_a_verifiable_archive() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = contest(tmp.path(), &["--rounds", "2", "--seed", "5"]);
+    let alice = author(&dir, "alice");
+    let bob = author(&dir, "bob");
+    let server = Server::start(&dir, &tmp.path().join("stderr"));
+    for (name, token, bot) in [
+        ("tax", &alice, "taxman"),
+        ("law", &bob, "lawyer"),
+        ("rnd", &bob, "random"),
+    ] {
+        let (code, body) = server.upload(
+            name,
+            Some(token.as_str()),
+            &format!("{bot}.wasm"),
+            &seed_bot(bot),
+        );
+        assert_eq!(code, 201, "{name}: {body}");
+    }
+    let s = server.settle(1);
+    let board = server.json("/api/leaderboard");
+    let bots: Vec<&str> = board["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["bot"].as_str().unwrap())
+        .collect();
+    assert_eq!(bots.len(), 3, "{board}");
+    let last = s["latest_done"].as_i64().unwrap();
+    let (code, page) = server.get("/");
+    assert_eq!(code, 200);
+    for b in ["tax", "law", "rnd"] {
+        assert!(page.contains(&format!("/bots/{b}")), "{page}");
+    }
+    let (code, page) = server.get("/bots/tax");
+    assert_eq!(code, 200);
+    assert!(page.contains("/bots/law") && page.contains(&format!("/runs/{last}/matches/")));
+    let (code, replay) = server.get(&format!("/runs/{last}/matches/0"));
+    assert_eq!(code, 200);
+    assert!(replay.contains("id=\"replay\""), "the report's viewer");
+    // A new version of one bot: the next run plays only its matches (2 rounds, 2 ordered
+    // pairs with each of 2 opponents) and takes the others from the store.
+    let (code, body) = server.upload(
+        "tax",
+        Some(alice.as_str()),
+        "t.wasm",
+        &seed_bot("statistician"),
+    );
+    assert_eq!(code, 201, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["number"], 2);
+    server.settle(2);
+    let runs = server.json("/api/runs");
+    let newest = &runs[0];
+    assert_eq!(newest["state"], "done", "{runs}");
+    assert_eq!(newest["total"], 12);
+    assert_eq!(newest["played"], 8, "{newest}");
+    assert_eq!(newest["reused"], 4, "{newest}");
+    // Export the newest run; it is what `koth coup` writes from scratch, and verifies.
+    let out = tmp.path().join("export");
+    koth(&[
+        "contest",
+        "export",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let scratch = tmp.path().join("scratch");
+    let bots_dir = out.join("bots");
+    let mut coup = vec!["coup".to_string()];
+    for b in ["law", "rnd", "tax"] {
+        coup.push(
+            bots_dir
+                .join(format!("{b}.wasm"))
+                .to_string_lossy()
+                .into_owned(),
+        );
+    }
+    for a in ["--rounds", "2", "--seed", "5", "--jobs", "2", "--out"] {
+        coup.push(a.into());
+    }
+    coup.push(scratch.to_string_lossy().into_owned());
+    koth(&coup.iter().map(String::as_str).collect::<Vec<_>>());
+    let mut exported = koth_tests::read_tree(&out);
+    exported.retain(|k, _| !k.starts_with("bots"));
+    assert_eq!(
+        exported,
+        koth_tests::read_tree(&scratch),
+        "the export is a run from scratch"
+    );
+    let verified = koth(&[
+        "verify",
+        out.to_str().unwrap(),
+        "--bots",
+        bots_dir.to_str().unwrap(),
+        "--all",
+    ]);
+    assert!(!verified.is_empty());
+}
+
+#[test]
+fn twenty_uploads_at_once_are_each_stored_once_and_run_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = contest(tmp.path(), &["--rounds", "1"]);
+    let tokens: Vec<String> = (0..4).map(|a| author(&dir, &format!("a{a}"))).collect();
+    let server = Server::start(&dir, &tmp.path().join("stderr"));
+    let seeds = ["random", "taxman", "lawyer", "bandit"];
+    let codes: Vec<(u16, String)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..20)
+            .map(|i| {
+                let (server, token) = (&server, &tokens[i % 4]);
+                let bytes = seed_bot(seeds[i % 4]);
+                s.spawn(move || {
+                    server.upload(&format!("bot{i}"), Some(token.as_str()), "b.wasm", &bytes)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (code, body) in &codes {
+        assert_eq!(*code, 201, "{body}");
+    }
+    let status = server.settle(1);
+    let bots = server.json("/api/bots");
+    assert_eq!(bots.as_array().unwrap().len(), 20);
+    assert!(bots.as_array().unwrap().iter().all(|v| v["number"] == 1));
+    assert_eq!(entries(&dir.join("versions")), 20);
+    let runs = server.json("/api/runs");
+    let runs = runs.as_array().unwrap();
+    assert!(runs.iter().all(|r| r["state"] == "done"), "{runs:?}");
+    assert_eq!(status["latest_done"], runs[0]["id"]);
+    assert_eq!(runs[0]["versions"].as_array().unwrap().len(), 20);
+    // Every match of the last run was played exactly once over all the runs.
+    let played: i64 = runs.iter().map(|r| r["played"].as_i64().unwrap()).sum();
+    assert_eq!(played, 20 * 19, "{runs:?}");
+    assert_eq!(runs[0]["total"], 20 * 19);
+}
+
+#[test]
+fn a_server_killed_during_a_run_finishes_it_from_its_journal_on_restart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = contest(tmp.path(), &["--rounds", "300", "--seed", "3"]);
+    let alice = author(&dir, "alice");
+    let server = Server::start(&dir, &tmp.path().join("stderr1"));
+    for (name, bot) in [("c", "calculator"), ("s", "statistician"), ("t", "taxman")] {
+        let (code, body) = server.upload(name, Some(alice.as_str()), "x.wasm", &seed_bot(bot));
+        assert_eq!(code, 201, "{body}");
+    }
+    // Kill it mid-run (the run of the first two bots, or of all three): some matches
+    // journaled, not all.
+    let started = Instant::now();
+    let killed = loop {
+        let s = server.json("/api/status");
+        let done = s["progress"]["done"].as_u64().unwrap_or(0);
+        if let (true, Some(run)) = (done > 0, s["progress"]["run"].as_i64()) {
+            assert!(done < s["progress"]["total"].as_u64().unwrap(), "{s}");
+            break run;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no progress: {s}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    server.kill();
+    let journal = dir.join(format!("runs/{killed}/journal.jsonl"));
+    assert!(journal.is_file(), "the killed run left its journal");
+    let server = Server::start(&dir, &tmp.path().join("stderr2"));
+    server.settle(1);
+    let runs = server.json("/api/runs");
+    let runs = runs.as_array().unwrap();
+    assert!(runs.iter().all(|r| r["state"] == "done"), "{runs:?}");
+    // Each set of versions ran once: the killed run was carried on, never started again.
+    let mut sets: Vec<String> = runs.iter().map(|r| r["versions"].to_string()).collect();
+    sets.sort();
+    sets.dedup();
+    assert_eq!(sets.len(), runs.len(), "{runs:?}");
+    assert!(runs.len() <= 2, "{runs:?}");
+    assert_eq!(runs[0]["versions"].as_array().unwrap().len(), 3);
+    assert!(!journal.exists());
+    let log = std::fs::read_to_string(tmp.path().join("stderr2")).unwrap();
+    assert!(
+        log.contains(&format!("run {killed}: ")) && log.contains("from its journal"),
+        "{log}"
+    );
+    // Nothing lost: the killed run's archive is the run from scratch of its bots.
+    let run = server.json(&format!("/api/runs/{killed}"));
+    let mut coup = vec!["coup".to_string()];
+    for v in run["versions"].as_array().unwrap() {
+        let folder = dir.join("versions").join(v.to_string());
+        let file = std::fs::read_dir(&folder)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        coup.push(file.to_string_lossy().into_owned());
+    }
+    let scratch = tmp.path().join("scratch");
+    for a in ["--rounds", "300", "--seed", "3", "--jobs", "2", "--out"] {
+        coup.push(a.into());
+    }
+    coup.push(scratch.to_string_lossy().into_owned());
+    koth(&coup.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(
+        koth_tests::read_tree(&dir.join(format!("runs/{killed}"))),
+        koth_tests::read_tree(&scratch)
+    );
+}
+
+#[test]
+fn hostile_bots_cost_only_themselves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = contest(tmp.path(), &["--rounds", "1", "--fuel", "50000000"]);
+    let alice = author(&dir, "alice");
+    let server = Server::start(&dir, &tmp.path().join("stderr"));
+    let hostile = |f: &str| {
+        wat::parse_file(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("hostile")
+                .join(f),
+        )
+        .unwrap()
+    };
+    for (name, bytes) in [
+        ("looper", hostile("loop.wat")),
+        ("hog", hostile("grow_then_trap.wat")),
+        ("tax", seed_bot("taxman")),
+        ("law", seed_bot("lawyer")),
+    ] {
+        let (code, body) = server.upload(name, Some(alice.as_str()), "x.wasm", &bytes);
+        assert_eq!(code, 201, "{name}: {body}");
+    }
+    server.settle(1);
+    let board = server.json("/api/leaderboard");
+    let rows = board["bots"].as_array().unwrap();
+    let row = |n: &str| rows.iter().find(|r| r["bot"] == n).unwrap().clone();
+    for bad in ["looper", "hog"] {
+        let forfeits: u64 = row(bad)["forfeits"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_u64().unwrap())
+            .sum();
+        assert!(forfeits > 0, "{bad}: {board}");
+    }
+    for good in ["tax", "law"] {
+        assert!(
+            row(good)["forfeits"].as_object().unwrap().is_empty(),
+            "{good}: {board}"
+        );
+        assert_eq!(row(good)["games"], 6);
+    }
+    // The good bots won every game against the hostile ones.
+    let tax = server.json("/api/bots/tax");
+    for bad in ["looper", "hog"] {
+        assert_eq!(tax["against"][bad]["wins"], 2, "{tax}");
+    }
+}
+
+#[test]
+#[cfg_attr(
+    koth_skip_chromium,
+    ignore = "SKIPPED: contest_in_chromium: Chromium unavailable (see target/koth-skip-browser)"
+)]
+fn contest_in_chromium() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = contest(tmp.path(), &["--rounds", "2"]);
+    let alice = author(&dir, "alice");
+    let bob = author(&dir, "bob");
+    let server = Server::start(&dir, &tmp.path().join("stderr"));
+    let base = format!("http://{}", server.addr);
+    // A rival through the API, so that the form's upload starts a run.
+    let (code, body) = server.upload("rival", Some(bob.as_str()), "r.wasm", &seed_bot("lawyer"));
+    assert_eq!(code, 201, "{body}");
+    // Upload through the form, as an author would.
+    let mut dev = devtools::Devtools::open(&format!("{base}/upload"));
+    let file = tmp.path().join("taxman.wasm");
+    std::fs::write(&file, seed_bot("taxman")).unwrap();
+    let doc = dev.call("DOM.getDocument", serde_json::json!({}));
+    let input = dev.call(
+        "DOM.querySelector",
+        serde_json::json!({"nodeId": doc["root"]["nodeId"], "selector": "#file"}),
+    );
+    dev.call(
+        "DOM.setFileInputFiles",
+        serde_json::json!({"nodeId": input["nodeId"], "files": [file.to_str().unwrap()]}),
+    );
+    dev.eval(&format!(
+        "document.getElementById('name').value = 'taxi'; document.getElementById('token').value = '{alice}'; 1"
+    ));
+    dev.forget_loads();
+    dev.eval("document.getElementById('submit').click(); 1");
+    dev.wait_load("the form's answer");
+    let accepted = dev.eval(
+        "(document.getElementById('accepted') || {}).textContent || document.body.textContent",
+    );
+    assert!(
+        accepted
+            .as_str()
+            .is_some_and(|t| t.contains("Version 1 of taxi")),
+        "{accepted}"
+    );
+    // Wait for the run, then find the bot on the leaderboard.
+    server.settle(1);
+    dev.navigate(&format!("{base}/"));
+    let board = dev.eval("document.getElementById('leaderboard').textContent");
+    assert!(
+        board
+            .as_str()
+            .is_some_and(|t| t.contains("taxi") && t.contains("rival")),
+        "{board}"
+    );
+    // Its page, then one of its replays, stepped in the report's viewer.
+    dev.navigate(&format!("{base}/bots/taxi"));
+    let replay = dev.eval("document.querySelector('a.replay').href");
+    let replay = replay.as_str().expect("a replay link").to_string();
+    dev.navigate(&replay);
+    let steps = dev.eval("D.replays.length === 1 ? D.replays[0].steps.length : -1");
+    assert!(steps.as_u64().is_some_and(|n| n >= 2), "{steps}");
+    dev.eval("document.getElementById('next').click(); 1");
+    let index = dev.eval("document.getElementById('step-index').textContent");
+    assert!(
+        index.as_str().is_some_and(|t| t.starts_with("move 2 of")),
+        "{index}"
+    );
+    let console = dev.console();
+    assert!(console.is_empty(), "{console:#?}");
+    drop(dev);
+    let artifacts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/artifacts");
+    std::fs::create_dir_all(&artifacts).unwrap();
+    let shot = artifacts.join("contest-server.png");
+    let _ = std::fs::remove_file(&shot);
+    let log = devtools::chromium(&[
+        format!("--screenshot={}", shot.display()),
+        "--window-size=1280,900".into(),
+        "--hide-scrollbars".into(),
+        format!("{base}/"),
+    ]);
+    let png = std::fs::read(&shot).unwrap_or_else(|e| panic!("no screenshot: {e}\n{log}"));
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 5_000,
+        "{}",
+        png.len()
+    );
+}
