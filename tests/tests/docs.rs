@@ -23,6 +23,10 @@ const UNTESTED: &[(&str, &str)] = &[
         "its output is timings; the figures are on docs/benchmarks.md, written by scripts/bench",
     ),
     (
+        "serve",
+        "a server, it runs until stopped; tests/serve.rs starts it on a loopback port and tests it over HTTP",
+    ),
+    (
         "setup",
         "it downloads the interpreter from PyPI; tests/setup_python.rs (runner) tests it against a local server",
     ),

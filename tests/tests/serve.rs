@@ -528,6 +528,53 @@ fn a_server_killed_during_a_run_finishes_it_from_its_journal_on_restart() {
 }
 
 #[test]
+#[cfg_attr(
+    koth_skip_python,
+    ignore = "SKIPPED: python: CPython for WASI unavailable (see PYTHON_SKIPPED)"
+)]
+fn a_python_script_upload_is_checked_then_plays() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = contest(tmp.path(), &["--rounds", "1"]);
+    let alice = author(&dir, "alice");
+    let server = Server::start(&dir, &tmp.path().join("stderr"));
+    // A script that does not compile is refused with the interpreter's reason; nothing stored.
+    let (code, body) = server.upload("broken", Some(alice.as_str()), "b.py", b"def (:\n");
+    assert_eq!(code, 422, "{body}");
+    assert!(body.contains("SyntaxError"), "{body}");
+    assert_eq!(
+        entries(&dir.join("versions")),
+        0,
+        "a refused script stored nothing"
+    );
+    assert_eq!(entries(&dir.join("incoming")), 0);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .join("example-bots/python/coup/coup_py.py");
+    let (code, body) = server.upload(
+        "snake",
+        Some(alice.as_str()),
+        "coup_py.py",
+        &std::fs::read(script).unwrap(),
+    );
+    assert_eq!(code, 201, "{body}");
+    let (code, body) = server.upload("tax", Some(alice.as_str()), "t.wasm", &seed_bot("taxman"));
+    assert_eq!(code, 201, "{body}");
+    server.settle(1);
+    let board = server.json("/api/leaderboard");
+    let rows = board["bots"].as_array().unwrap();
+    let snake = rows
+        .iter()
+        .find(|r| r["bot"] == "snake")
+        .expect("on the board");
+    assert_eq!(snake["games"], 2, "{board}");
+    assert!(
+        snake["forfeits"].as_object().unwrap().is_empty(),
+        "the script played legally: {board}"
+    );
+}
+
+#[test]
 fn hostile_bots_cost_only_themselves() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = contest(tmp.path(), &["--rounds", "1", "--fuel", "50000000"]);
