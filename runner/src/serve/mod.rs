@@ -82,8 +82,7 @@ pub fn serve(
         .build()
         .map_err(crate::contest::io(contest.root()))?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(listen)
-            .await
+        let listener = bind(listen)
             .map_err(|e| ContestError::Refused(format!("cannot listen on {listen}: {e}")))?;
         let addr = listener
             .local_addr()
@@ -98,4 +97,22 @@ pub fn serve(
             .await
             .map_err(|e| ContestError::Refused(format!("the server stopped: {e}")))
     })
+}
+
+/// Connections the kernel queues before the server accepts them. `TcpListener::bind` asks
+/// for 128: a burst of more new connections than that (200 readers at once, in the load
+/// test) overflows the queue, and each dropped SYN is retried by its client a second later.
+const BACKLOG: u32 = 1024;
+
+/// A listening socket on `addr` with room for [`BACKLOG`] pending connections.
+fn bind(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    // As `TcpListener::bind` does: a restarted server can bind while old connections linger.
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(BACKLOG)
 }
