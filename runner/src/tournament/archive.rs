@@ -164,17 +164,17 @@ impl Archive {
     /// serialised on every core a batch of chunks at a time, and written in chunk order: the
     /// same file as [`Archive::write_jsonl`] over every chunk's lines, in a fraction of the
     /// time for the megabytes of a run's `invocations.jsonl`, and never all of it in memory.
-    pub fn write_jsonl_chunks<C, I, F>(
+    pub fn write_jsonl_chunks<'c, C, I, F>(
         &self,
         rel: &str,
-        chunks: &[C],
+        chunks: &'c [C],
         lines: F,
     ) -> Result<(), ArchiveError>
     where
         C: Sync,
         I: Iterator,
         I::Item: serde::Serialize,
-        F: Fn(&C) -> I + Sync,
+        F: Fn(&'c C) -> I + Sync,
     {
         use rayon::prelude::*;
         /// Chunks serialised before their bytes are written.

@@ -181,7 +181,14 @@ fn write_with<W: Write>(out: W, entries: &[Entry<'_>], limits: Limits) -> std::i
         put32(&mut central, short);
         put32(&mut central, short);
         put16(&mut central, name.len() as u16);
-        put16(&mut central, if extra.is_empty() { 0 } else { 4 + 16 });
+        put16(
+            &mut central,
+            if extra.is_empty() {
+                0
+            } else {
+                4 + extra.len() as u16
+            },
+        );
         // Comment length, first disk, internal attributes.
         put16(&mut central, 0);
         put16(&mut central, 0);
