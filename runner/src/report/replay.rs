@@ -452,14 +452,15 @@ impl Adapter for BankHeist {
 
     fn enrich(&mut self, files: &mut MatchLogs, replay: &mut Replay) -> Result<(), ReportError> {
         let t = replay.match_index as u32;
-        if !self.logs.contains_key(&t) {
-            let games = files
-                .text(&format!("logs/tournament-{t}.log"))?
-                .map(|log| split_heist_log(&log))
-                .unwrap_or_default();
-            self.logs.insert(t, games);
-        }
-        let logs = &self.logs[&t];
+        let logs = match self.logs.entry(t) {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::btree_map::Entry::Vacant(e) => e.insert(
+                files
+                    .text(&format!("logs/tournament-{t}.log"))?
+                    .map(|log| split_heist_log(&log))
+                    .unwrap_or_default(),
+            ),
+        };
         let game = replay
             .label
             .rsplit(' ')

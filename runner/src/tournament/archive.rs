@@ -342,7 +342,10 @@ mod tests {
                 "{bad}"
             );
             assert!(
-                matches!(files.file(bad.into(), &b"x"[..]), Err(ArchiveError::Escape(_))),
+                matches!(
+                    files.file(bad.into(), &b"x"[..]),
+                    Err(ArchiveError::Escape(_))
+                ),
                 "{bad}"
             );
         }
@@ -399,7 +402,9 @@ mod tests {
         a.write(MANIFEST, b"{}").unwrap();
         a.write("results.json", b"r").unwrap();
         let mut files = MatchFiles::default();
-        files.file("logs/game-0.log".into(), log.as_bytes()).unwrap();
+        files
+            .file("logs/game-0.log".into(), log.as_bytes())
+            .unwrap();
         files
             .file("histories/game-0.txt".into(), &b"h"[..])
             .unwrap();
@@ -424,7 +429,10 @@ mod tests {
         for (rel, data) in [
             (MANIFEST, "{}"),
             ("results.json", "old"),
-            ("histories/game-0.txt", "old history, longer than the new one"),
+            (
+                "histories/game-0.txt",
+                "old history, longer than the new one",
+            ),
             ("histories/game-1.txt", "old 1"),
             ("logs/game-1.log", "old log 1"),
             ("scratch/game-1/bot/notes", "n"),

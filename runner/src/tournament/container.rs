@@ -406,7 +406,12 @@ mod tests {
                 assert_eq!(f.compression(), zip::CompressionMethod::Stored);
                 let mut data = Vec::new();
                 f.read_to_end(&mut data).unwrap();
-                (f.name().unwrap().into_owned(), data, f.is_dir(), f.unix_mode())
+                (
+                    f.name().unwrap().into_owned(),
+                    data,
+                    f.is_dir(),
+                    f.unix_mode(),
+                )
             })
             .collect()
     }
@@ -420,7 +425,12 @@ mod tests {
         let names: Vec<&str> = back.iter().map(|e| e.0.as_str()).collect();
         assert_eq!(
             names,
-            ["logs/a.log", "scratch/m/bot/", "scratch/m/bot/notes", "logs/ü.log"]
+            [
+                "logs/a.log",
+                "scratch/m/bot/",
+                "scratch/m/bot/notes",
+                "logs/ü.log"
+            ]
         );
         assert_eq!(back[0].1, b"first log\n");
         assert_eq!(back[3].1, [0u8, 255, 1, 2]);
@@ -457,7 +467,10 @@ mod tests {
         assert_eq!(back[3].0, "d/e");
         assert_eq!(back[3].1, b"end");
         // The end record says 0xFFFF entries: the count came from the zip64 record.
-        assert_eq!(&bytes[bytes.len() - 22..bytes.len() - 18], END.to_le_bytes());
+        assert_eq!(
+            &bytes[bytes.len() - 22..bytes.len() - 18],
+            END.to_le_bytes()
+        );
         assert_eq!(&bytes[bytes.len() - 14..bytes.len() - 12], [0xFF, 0xFF]);
     }
 

@@ -306,10 +306,8 @@ struct SyncState {
 impl Syncer {
     /// Start the thread, syncing `file` (the journal's, another handle on it).
     fn start(file: File) -> std::io::Result<Syncer> {
-        let shared = std::sync::Arc::new((
-            Mutex::new(SyncState::default()),
-            std::sync::Condvar::new(),
-        ));
+        let shared =
+            std::sync::Arc::new((Mutex::new(SyncState::default()), std::sync::Condvar::new()));
         let theirs = std::sync::Arc::clone(&shared);
         let thread = std::thread::Builder::new()
             .name("koth-journal-sync".into())
@@ -466,7 +464,10 @@ mod tests {
         let (h, done) = read::<String>(&path).unwrap();
         assert_eq!(h.matches, 10);
         let text = std::fs::read_to_string(&path).unwrap();
-        assert!(text.contains("\n{\"match\":3,\"record\":\"three\"}\n"), "{text}");
+        assert!(
+            text.contains("\n{\"match\":3,\"record\":\"three\"}\n"),
+            "{text}"
+        );
         assert_eq!(done.keys().copied().collect::<Vec<_>>(), vec![1, 3]);
         let (j, _, done) = Journal::resume::<String>(&path).unwrap();
         assert_eq!(done.len(), 2);

@@ -355,11 +355,8 @@ pub fn write_archive(
         || -> Result<(), ArchiveError> {
             write_common(archive, manifest, &r.leaderboard, results)?;
             // A tournament's log is long (every game of it): serialised in pieces.
-            let pieces: Vec<&[super::driver::InvocationRecord]> = r
-                .records
-                .iter()
-                .flat_map(|t| t.log.chunks(1024))
-                .collect();
+            let pieces: Vec<&[super::driver::InvocationRecord]> =
+                r.records.iter().flat_map(|t| t.log.chunks(1024)).collect();
             archive.write_jsonl_chunks("invocations.jsonl", &pieces, |p| p.iter())
         },
         || {

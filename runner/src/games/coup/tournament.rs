@@ -509,10 +509,7 @@ pub fn write_archive(
                 let mut log = r.human_log.join("\n");
                 log.push('\n');
                 files.file(format!("logs/{stem}.log"), log.into_bytes())?;
-                files.file(
-                    format!("histories/{}", r.file_name),
-                    r.history.as_bytes(),
-                )?;
+                files.file(format!("histories/{}", r.file_name), r.history.as_bytes())?;
             }
             for (owner, entries) in &t.scratch {
                 files.scratch(owner, entries)?;
