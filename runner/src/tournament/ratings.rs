@@ -44,6 +44,10 @@ pub const RESAMPLES: usize = 200;
 /// 81–94% over 5, improving only slowly after that (90–93% over 10).
 pub const MIN_MATCHES: usize = 5;
 
+/// Log-strengths closer than this are the same rating: the fit is exact to far less, and a
+/// real difference is far more (1e-9 is a millionth of an Elo point).
+const SAME: f64 = 1e-9;
+
 /// One bot's rating.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Rating {
@@ -328,7 +332,9 @@ pub fn ratings(n: usize, summaries: &[MatchSummary], order: &[usize], seed: u64)
             samples[i].push(*v);
         }
         for w in order.windows(2) {
-            if s[w[0]] > s[w[1]] {
+            // Rated the same (two bots the resample shows alike: the same opponents, the same
+            // results) is not above, whatever the last bits of the fit say.
+            if s[w[0]] > s[w[1]] + SAME {
                 above[w[0]] += 1;
             }
         }
@@ -548,6 +554,29 @@ mod tests {
     }
 
     #[test]
+    fn bots_the_resamples_show_alike_are_never_above_each_other() {
+        // In every match bots 0 and 1 tie and beat bot 2 (or both lose to it): every resample
+        // rates them the same, so neither is ever above the other, however the fit's last
+        // bits fall.
+        let games: Vec<MatchSummary> = (0..8)
+            .map(|g| MatchSummary {
+                participants: vec![0, 1, 2],
+                scores: if g % 3 == 0 {
+                    vec![0, 0, 1]
+                } else {
+                    vec![1, 1, 0]
+                },
+                ..MatchSummary::default()
+            })
+            .collect();
+        for order in [[0, 1, 2], [1, 0, 2]] {
+            let r = ratings(3, &games, &order, 5);
+            assert_eq!(r[order[0]].above_next, Some(0.0), "{r:?}");
+            assert_eq!(r[0].rating, r[1].rating);
+        }
+    }
+
+    #[test]
     fn equal_bots_are_a_coin_toss() {
         let mut rng = ChaCha8Rng::seed_from_u64(4);
         let games: Vec<_> = (0..400).map(|_| duel(0, 1, rng.random_bool(0.5))).collect();
@@ -644,7 +673,7 @@ mod tests {
                 samples[i].push(*v);
             }
             for w in order.windows(2) {
-                if s[w[0]] > s[w[1]] {
+                if s[w[0]] > s[w[1]] + SAME {
                     above[w[0]] += 1;
                 }
             }
