@@ -253,6 +253,20 @@ for name, what in benches:
         add(f"{what}:\n")
         add(fence("\n".join(f"into {where}:\n{block}" for where, _, _, _, block in runs)))
 
+# --- the contest server -----------------------------------------------------------------------
+add("## The contest server under load\n")
+add(
+    "`koth bench serve --bots ...`: a contest of the thirteen seed Coup bots in a temporary "
+    "folder, served by `koth serve` on a loopback port; the bench uploads the bots through the "
+    "API (each upload starts a run) and, while those runs play, 200 readers each request the "
+    "leaderboard page and its JSON in turn, each request on a new connection. The goal is a "
+    "p99 under 50 ms on the 2-core machine.\n"
+)
+lines = [l for l in (raw("serve") or "").splitlines()
+         if l.startswith(("koth serve at", "runs while", "FAILED", "koth:")) or " ok, " in l]
+add(fence("\n".join(lines) or "not run"))
+add(fence(command("serve").strip(), "sh"))
+
 # --- every kind -----------------------------------------------------------------------------
 add("## Every kind of bot in one tournament\n")
 add(

@@ -1,7 +1,7 @@
 //! koth: King-of-the-Hill tournaments with every bot sandboxed in WebAssembly.
 //!
 //! - [`sandbox`] loads bots and runs one invocation at a time under the sandbox contract
-//!   (`shared/spec/sandbox.md`). It knows nothing about any game.
+//!   (`docs/sandbox.md`). It knows nothing about any game.
 //! - [`contest`] keeps a live contest (authors, bots, versions, runs) and plays its runs;
 //!   [`serve`] serves it over HTTP (`koth serve`).
 //! - [`games`] holds each game's driver, which talks to bots through the sandbox's data types,

@@ -13,6 +13,20 @@ use std::sync::Arc;
 // EXAMPLE_BOTS, TEST_BOTS and C_BOTS: what build.rs built this time.
 include!(concat!(env!("OUT_DIR"), "/bots.rs"));
 
+/// The default invocation limits (10⁹ fuel, the quotas) with a 60 s wall-clock backstop
+/// instead of 10 s, for attacks that fuel must end. An attack that pays for its host work
+/// burns its fuel in about a second (`koth bench hostcalls`: every host-call loop is faster
+/// per fuel than plain wasm), one that did not pay would run for hours: the backstop still
+/// tells the two apart, with room for a CI machine many times slower than ours or loaded by
+/// the other tests. The 10 s default has a test of its own
+/// (`hostile::cpu::wall_clock_backstop_fires_when_fuel_cannot`).
+pub fn attack_limits() -> koth::sandbox::Limits {
+    koth::sandbox::Limits {
+        wall_clock_ms: 60_000,
+        ..koth::sandbox::Limits::default()
+    }
+}
+
 /// The folder holding every built bot as `<name>.wasm`.
 pub fn bots_dir() -> PathBuf {
     PathBuf::from(env!("KOTH_WASM_BOTS_DIR"))

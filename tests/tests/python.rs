@@ -175,7 +175,8 @@ fn a_hostile_script_is_contained() {
         stdin: Vec::new(),
         seed: [3; 32],
         clock_start_ns: 0,
-        limits: Limits::default(),
+        // A backstop with room for a slow machine: fuel must end its endless loop.
+        limits: koth_tests::attack_limits(),
     };
     let r = bot.invoke(&inv, Some(&mut dir));
     let out = String::from_utf8_lossy(&r.stdout);

@@ -1,4 +1,4 @@
-//! Euchre as a koth referee (`shared/spec/euchre.md`): the game of the `koth-rules` crate
+//! Euchre as a koth referee (`docs/games/euchre.md`): the game of the `koth-rules` crate
 //! played through a [`koth_referee::Host`], one decision per invocation.
 //!
 //! The same referee runs two ways with the same archive: built into koth (`koth euchre`

@@ -1,5 +1,5 @@
 //! Bank Heist (a free-for-all of G games with host-side rabble, argv protocol, no files):
-//! `shared/spec/bank-heist.md`.
+//! `docs/games/bank-heist.md`.
 //!
 //! - the five [`Bank`]s and which one a heist robs;
 //! - round-2 [`Answer`]s and round-1 bets ([`parse_bet`]) as the host reads a bot's output;

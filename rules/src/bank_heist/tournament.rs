@@ -1,5 +1,5 @@
 //! One Bank Heist tournament (pure): one tournament of G games between the bots and the host-side
-//! rabble, as `shared/spec/bank-heist.md` states them and settles what the seed leaves open.
+//! rabble, as `docs/games/bank-heist.md` states them and settles what the seed leaves open.
 //!
 //! No I/O and no sandbox types. The driver asks [`Tournament::pending`] which bot must decide
 //! next and with what [`Args`]; rabble decisions, dice and bookkeeping happen inside. The

@@ -1,6 +1,6 @@
 //! Whose arithmetic a tournament follows: the contest's text, or its author's controller.
 //!
-//! `shared/spec/bank-heist.md` restates the contest's text and settles what it leaves open
+//! `docs/games/bank-heist.md` restates the contest's text and settles what it leaves open
 //! ([`Variant::Text`], the default). The published standings came from the author's Python 2
 //! controller, whose integer division and choices of its own differ from the text; the spec
 //! lists every difference in "The original controller's arithmetic", and

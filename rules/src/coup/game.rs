@@ -1,6 +1,6 @@
 //! One Coup game (pure): the state of one two-player game and every rule of the original arbiter
-//! (`shared/seeds/001_*.txt`, `get_legal_actions`, `determine_turn_effects` and the side effects
-//! in `play_game`), with the deviations recorded in `shared/spec/coup.md`:
+//! (its `get_legal_actions`, `determine_turn_effects` and `play_game`'s side effects), with the
+//! deviations listed in `docs/games/coup.md` ("How koth settles what the original left open"):
 //!
 //! - the appended text must *equal* one legal action (the arbiter accepted any 1–2 characters
 //!   whose end matched one);

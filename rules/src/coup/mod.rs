@@ -1,4 +1,4 @@
-//! Coup (two players, the original arbiter's protocol): `shared/spec/coup.md`.
+//! Coup (two players, the original arbiter's protocol): `docs/games/coup.md`.
 //!
 //! - [`Card`]s with their reveal (`~^*!$`) and surrender (`_'<=0`) symbols, and
 //!   [`CardCounts`];

@@ -1,5 +1,5 @@
 //! One Euchre game (pure): one game among four seats, stepped one decision at a time, with the
-//! protocol of `shared/spec/euchre.md` (stdin text per phase, answers, defaults).
+//! protocol of `docs/games/euchre.md` (stdin text per phase, answers, defaults).
 //!
 //! Seats are 0..4 in playing order (each seat's left is the next one); partners sit opposite,
 //! so seat `s` plays for team `s % 2`. The driver loop is:

@@ -1,5 +1,5 @@
 //! Euchre (four seats in two partnerships, stdin protocol, a 1 KiB memory file):
-//! `shared/spec/euchre.md`.
+//! `docs/games/euchre.md`.
 //!
 //! - [`Card`]s, [`Suit`]s and [`Rank`]s with their protocol text; bowers and effective suits
 //!   ([`Card::suit_under`]), [`legal_plays`] and [`trick_winner`]; a compact [`CardSet`];

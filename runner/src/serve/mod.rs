@@ -27,6 +27,18 @@ use tower_http::timeout::TimeoutLayer;
 /// Requests other than uploads carry no body worth more than this.
 const SMALL_BODY: usize = 16 << 10;
 
+/// How long a page or an API read may take.
+const READ_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long an upload may take: its checks compile the module (each compile is bounded by
+/// the load limits' 2 minutes), and a contest's first `.py` upload also makes the
+/// interpreter's snapshot, two compiles of a 26 MB module: a minute on a busy machine.
+const UPLOAD_TIMEOUT: Duration = Duration::from_secs(600);
+
+fn timeout(limit: Duration) -> TimeoutLayer {
+    TimeoutLayer::with_status_code(axum::http::StatusCode::REQUEST_TIMEOUT, limit)
+}
+
 /// The server's routes over `state`.
 pub fn router(state: Arc<AppState>) -> Router {
     // Room for the multipart framing and the other fields around the file.
@@ -35,7 +47,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/upload", get(pages::upload_form).post(upload::form))
         .route("/api/upload", post(upload::api))
         .layer(DefaultBodyLimit::max(upload_limit))
-        .layer(RequestBodyLimitLayer::new(upload_limit));
+        .layer(RequestBodyLimitLayer::new(upload_limit))
+        .layer(timeout(UPLOAD_TIMEOUT));
     let reads = Router::new()
         .route("/", get(pages::leaderboard))
         .route("/bots/{name}", get(pages::bot))
@@ -55,15 +68,12 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/bots", get(api::bots))
         .route("/api/bots/{name}", get(api::bot))
         .layer(DefaultBodyLimit::max(SMALL_BODY))
-        .layer(RequestBodyLimitLayer::new(SMALL_BODY));
+        .layer(RequestBodyLimitLayer::new(SMALL_BODY))
+        .layer(timeout(READ_TIMEOUT));
     Router::new()
         .merge(uploads)
         .merge(reads)
         .fallback(pages::not_found)
-        .layer(TimeoutLayer::with_status_code(
-            axum::http::StatusCode::REQUEST_TIMEOUT,
-            Duration::from_secs(60),
-        ))
         .with_state(state)
 }
 

@@ -46,14 +46,15 @@ pub fn load_rust(sb: &Sandbox, name: &str) -> Bot {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// A Coup-like invocation: `argv[1]` names the history file, default limits.
+/// A Coup-like invocation: `argv[1]` names the history file, the default limits but for a
+/// backstop with room for a slow machine ([`koth_tests::attack_limits`]).
 pub fn invocation() -> Invocation {
     Invocation {
         args: vec![b"history.txt".to_vec()],
         stdin: vec![],
         seed: [0; 32],
         clock_start_ns: 0,
-        limits: Limits::default(),
+        limits: koth_tests::attack_limits(),
     }
 }
 

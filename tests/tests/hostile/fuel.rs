@@ -1,13 +1,14 @@
 //! Fuel bounds the host's work: every WASI function, called in an endless loop with its
 //! costliest arguments inside the quotas, ends `out of fuel` (or `ok` for `proc_exit`), never
-//! with the wall-clock backstop's host fault. The loops are `koth::sandbox::hostcall_loops`,
-//! the same bots `koth bench hostcalls` times.
+//! with the wall-clock backstop's host fault (here 60 s, [`koth_tests::attack_limits`]: a
+//! loop that paid for its work takes about a second, one that did not would take hours). The
+//! loops are `koth::sandbox::hostcall_loops`, the same bots `koth bench hostcalls` times.
 
 use crate::common::*;
 use koth::sandbox::hostcall_loops::{loops, HostcallLoop};
 use koth::sandbox::{Limits, Outcome, Report, Vfs, VfsLimits};
 
-/// Run one loop with the default limits (10⁹ fuel, the 10 s backstop).
+/// Run one loop with the default fuel (10⁹) and quotas, and the attacks' backstop.
 fn run_loop(sb: &koth::sandbox::Sandbox, l: &HostcallLoop) -> Report {
     let wasm = l.module().unwrap_or_else(|e| panic!("{}: {e}", l.label()));
     let bot = sb

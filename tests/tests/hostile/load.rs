@@ -288,7 +288,8 @@ fn a_100_mb_module_is_too_large_and_refused_fast() {
     );
     drop(dir);
     assert!(
-        started.elapsed() < Duration::from_secs(5),
+        // Generous for a loaded machine; what it rules out (a compile) takes minutes.
+        started.elapsed() < Duration::from_secs(60),
         "took {:?}",
         started.elapsed()
     );

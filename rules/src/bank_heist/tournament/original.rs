@@ -1,6 +1,6 @@
 //! A game's heist resolved and paid as the contest author's controller did it
 //! ([`Variant::Original`](crate::bank_heist::Variant::Original)), step by step as
-//! `shared/spec/bank-heist.md` lists it under "The original controller's arithmetic".
+//! `docs/games/bank-heist.md` lists it under "The original controller's rules".
 //!
 //! The controller's amounts can go below zero in the middle of a game (a finger takes a
 //! sixth of a double crosser's credits before the double crosser's own stake leaves them;

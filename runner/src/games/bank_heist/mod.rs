@@ -1,5 +1,5 @@
 //! Bank Heist (a free-for-all of G games with host-side rabble, argv protocol, no files):
-//! `shared/spec/bank-heist.md`.
+//! `docs/games/bank-heist.md`.
 //!
 //! - [`rules`]: the pure game: banks, both rounds, every answer, paychecks, rabble; it lives
 //!   in the `koth-rules` crate (shared with the guest SDK and referees).

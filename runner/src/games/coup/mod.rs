@@ -1,4 +1,4 @@
-//! Coup (two players, file-append protocol): `shared/spec/coup.md`.
+//! Coup (two players, file-append protocol): `docs/games/coup.md`.
 //!
 //! - [`rules`]: the pure game (state, legal actions, effects), a port of the original arbiter;
 //!   it lives in the `koth-rules` crate (shared with the guest SDK and referees).

@@ -1,4 +1,4 @@
-//! Euchre (four players in two teams, one stdin input per decision): `shared/spec/euchre.md`.
+//! Euchre (four players in two teams, one stdin input per decision): `docs/games/euchre.md`.
 //!
 //! Played by its referee, `koth-referee-euchre` (`referees/euchre`), run natively through
 //! the referee layer: one code path for `koth euchre` and `koth play euchre_referee.wasm`,
