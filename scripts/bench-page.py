@@ -210,6 +210,49 @@ lines = [l for l in (raw("bench-play") or "").splitlines()
 add(fence("\n".join(lines) or "not run"))
 add(fence(command("bench-play").strip(), "sh"))
 
+# --- the whole command ----------------------------------------------------------------------
+def whole_commands(text):
+    """Each whole-command run a bench printed: (where, play, whole, ratio, its lines)."""
+    out = []
+    pattern = r"^whole command into (.+?), (phases \(wall time\):\n.*?^  whole command .*?$)"
+    for where, block in re.findall(pattern, text or "", re.M | re.S):
+        play = re.search(r"^  play +([\d.]+ s)", block, re.M)
+        whole = re.search(r"^  whole command +([\d.]+ s) +\(([\d.]+x) play\)", block, re.M)
+        if play and whole:
+            out.append((where, play.group(1), whole.group(1), whole.group(2), block))
+    return out
+
+
+add("## The whole command, phase by phase\n")
+add(
+    "Each of the benchmarks above also runs the whole command as `koth <game> ... --out DIR` "
+    "does (the journal, the results and ratings, the archive), twice into a temporary folder: "
+    "empty, then holding the first run's archive; and prints where its time went, as "
+    "`--timings` does ([the phases](hosts/tournaments.md#where-the-time-goes---timings)). "
+    "The goal is a whole command at most 1.25× its play time. Loading is left out: the "
+    "benchmark loaded the bots before.\n"
+)
+add("| benchmark | into | play | whole command | ÷ play |")
+add("| --- | --- | --- | --- | --- |")
+benches = [
+    ("bench-coup", "Coup, the 13 seed bots"),
+    ("bench-bank-heist", "Bank Heist, 13 bots, one tournament"),
+    ("bench-euchre", "Euchre, 4 bots, every pair"),
+    ("bench-play", "Euchre by its referee as a plugin"),
+]
+for name, what in benches:
+    runs = whole_commands(raw(name))
+    if not runs:
+        add(f"| {what} | not run | | | |")
+    for where, play, whole, ratio, _ in runs:
+        add(f"| {what} | {where} | {play} | {whole} | {ratio.replace('x', '×')} |")
+add("")
+for name, what in benches:
+    runs = whole_commands(raw(name))
+    if runs:
+        add(f"{what}:\n")
+        add(fence("\n".join(f"into {where}:\n{block}" for where, _, _, _, block in runs)))
+
 # --- the contest server -----------------------------------------------------------------------
 add("## The contest server under load\n")
 add(

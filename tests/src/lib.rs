@@ -121,8 +121,11 @@ pub fn koth_bin() -> PathBuf {
     .clone()
 }
 
-/// Every file under `root`, by path relative to it, with its bytes: an archive as the tests
-/// compare it (two archives are identical when these maps are equal).
+/// Every file under `root`, by path relative to it, with its bytes, and every entry of each
+/// `matches.zip` (the archive's container of per-match files) as `matches.zip/<entry>` (a
+/// folder's name ends with `/`), read with the `zip` crate and checked against its CRC: an
+/// archive as the tests compare it (two archives are identical when these maps are equal; the
+/// container's own bytes are in it too).
 pub fn read_tree(root: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     let mut out = std::collections::BTreeMap::new();
     let mut stack = vec![root.to_path_buf()];
@@ -137,11 +140,27 @@ pub fn read_tree(root: &std::path::Path) -> std::collections::BTreeMap<String, V
                     .expect("under the root")
                     .display()
                     .to_string();
+                if p.file_name().is_some_and(|n| n == "matches.zip") {
+                    for (name, data) in container_entries(&p) {
+                        out.insert(format!("{rel}/{name}"), data);
+                    }
+                }
                 out.insert(rel, std::fs::read(&p).expect("read an archive file"));
             }
         }
     }
     out
+}
+
+/// The entries of the zip at `path`, in its order: each name (a folder's ends with `/`) with
+/// its bytes.
+///
+/// # Panics
+///
+/// If it is not a zip whose every entry reads back with its CRC.
+pub fn container_entries(path: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    koth::tournament::container::read_all(path)
+        .unwrap_or_else(|e| panic!("{} is not a readable zip: {e}", path.display()))
 }
 
 /// A Coup tournament's archive as the command writes it (the manifest naming each bot by its

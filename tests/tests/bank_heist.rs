@@ -81,10 +81,11 @@ fn archives_are_identical_for_any_worker_count() {
         [
             "invocations.jsonl",
             "leaderboard.txt",
-            "logs/tournament-0.log",
-            "logs/tournament-1.log",
-            "logs/tournament-2.log",
             "manifest.json",
+            "matches.zip",
+            "matches.zip/logs/tournament-0.log",
+            "matches.zip/logs/tournament-1.log",
+            "matches.zip/logs/tournament-2.log",
             "results.json"
         ]
     );
@@ -113,7 +114,7 @@ fn archives_are_identical_for_any_worker_count() {
             .unwrap();
         assert_eq!(row["score"].as_u64().unwrap(), per);
     }
-    let log = String::from_utf8(one["logs/tournament-0.log"].clone()).unwrap();
+    let log = String::from_utf8(one["matches.zip/logs/tournament-0.log"].clone()).unwrap();
     assert!(log.starts_with("#####GAME 0: "));
     assert!(log.contains("\nRound 1:\n") && log.contains("\nResults:\n0. "));
     // Another seed, another run.

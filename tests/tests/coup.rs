@@ -4,6 +4,7 @@
 use koth::games::coup::driver::{play, Forfeit, GameResult, GameSetup};
 use koth::games::coup::tournament::{self, CoupOptions, ScratchScope};
 use koth::games::Player;
+use koth::sandbox::vfs::SnapshotEntry;
 use koth::sandbox::{Bot, Limits, Outcome, Sandbox, SandboxOptions, TrapKind, Vfs, VfsLimits};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -295,14 +296,27 @@ fn archives_are_identical_for_any_worker_count_in_both_scratch_scopes() {
                 && one.contains_key("results.json")
                 && one.contains_key("invocations.jsonl")
         );
+        // The per-game files are in the container only: no folder of them on disk.
+        assert!(!one
+            .keys()
+            .any(|k| k.starts_with("histories/") || k.starts_with("logs/")));
         assert_eq!(
-            one.keys().filter(|k| k.starts_with("histories/")).count(),
+            one.keys()
+                .filter(|k| k.starts_with("matches.zip/histories/"))
+                .count(),
             40
         );
-        assert_eq!(one.keys().filter(|k| k.starts_with("logs/")).count(), 40);
+        assert_eq!(
+            one.keys()
+                .filter(|k| k.starts_with("matches.zip/logs/"))
+                .count(),
+            40
+        );
         if scope == ScratchScope::Tournament {
             // One counter for the whole tournament: it counted every invocation of the bot.
-            let counter = String::from_utf8(one["scratch/cheat_counter/counter"].clone()).unwrap();
+            let counter =
+                String::from_utf8(one["matches.zip/scratch/cheat_counter/counter"].clone())
+                    .unwrap();
             let n: u64 = counter.trim().parse().unwrap();
             let results: serde_json::Value = serde_json::from_slice(&one["results.json"]).unwrap();
             let row = results["bots"]
@@ -315,11 +329,118 @@ fn archives_are_identical_for_any_worker_count_in_both_scratch_scopes() {
         } else {
             assert!(one
                 .keys()
-                .any(|k| k.starts_with("scratch/") && k.ends_with("/cheat_counter/counter")));
+                .any(|k| k.starts_with("matches.zip/scratch/")
+                    && k.ends_with("/cheat_counter/counter")));
         }
         // Another seed gives another tournament.
         let other = run_archive(&bots, &sb, scope, 2, 8);
         assert_ne!(one["results.json"], other["results.json"]);
+    }
+}
+
+#[test]
+fn matches_zip_holds_each_games_log_and_history_then_the_scratch_stored_and_dated_alike() {
+    let sb = sandbox();
+    let mut bots: Vec<(Bot, PathBuf)> = ["random", "taxman"]
+        .iter()
+        .map(|n| {
+            let p = koth_tests::wasm(n);
+            (sb.load_file(&p, None).unwrap(), p)
+        })
+        .collect();
+    let p = koth_tests::wasm("coup_cheater");
+    bots.push((sb.load_file(&p, Some("cheat_counter")).unwrap(), p));
+    let players = koth_tests::players(bots.iter().map(|(b, _)| b));
+    let opts = CoupOptions {
+        rounds: 1,
+        seed: 4,
+        ..CoupOptions::default()
+    };
+    let t = tournament::run(&players, &opts, 2, &|_, _| {});
+    let archive = koth_tests::coup_archive(&t, &bots, opts, &sb);
+    // Nothing per game on disk: the folder holds the container and the summing up.
+    let on_disk: Vec<&str> = archive
+        .keys()
+        .filter(|k| !k.starts_with("matches.zip/"))
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        on_disk,
+        [
+            "head-to-head.txt",
+            "invocations.jsonl",
+            "leaderboard.txt",
+            "manifest.json",
+            "matches.zip",
+            "results.json"
+        ]
+    );
+    // The entries, in order: each game's log and history, then what bots left.
+    let zip = archive["matches.zip"].clone();
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("matches.zip"), &zip).unwrap();
+    let entries = koth_tests::container_entries(&tmp.path().join("matches.zip"));
+    let mut expected: Vec<(String, Vec<u8>)> = Vec::new();
+    for r in &t.records {
+        let mut log = r.human_log.join("\n");
+        log.push('\n');
+        let stem = r.file_name.trim_end_matches(".txt");
+        expected.push((format!("logs/{stem}.log"), log.into_bytes()));
+        expected.push((
+            format!("histories/{}", r.file_name),
+            r.history.clone().into_bytes(),
+        ));
+    }
+    for (owner, left) in &t.scratch {
+        for e in left {
+            match e {
+                SnapshotEntry::Dir(p) => expected.push((format!("scratch/{owner}/{p}/"), vec![])),
+                SnapshotEntry::File(p, d) => {
+                    expected.push((format!("scratch/{owner}/{p}"), d.clone()))
+                }
+                SnapshotEntry::Symlink(..) => {}
+            }
+        }
+    }
+    assert_eq!(t.records.len(), 6);
+    assert!(
+        expected
+            .iter()
+            .any(|(n, _)| n.ends_with("/cheat_counter/counter")),
+        "the counting bot left its counter"
+    );
+    assert_eq!(entries, expected);
+    // Every entry stored (method 0) and dated 1980-01-01 00:00: walk the local headers.
+    let u16_at = |at: usize| u16::from_le_bytes([zip[at], zip[at + 1]]);
+    let u32_at = |at: usize| u32::from_le_bytes([zip[at], zip[at + 1], zip[at + 2], zip[at + 3]]);
+    let mut at = 0;
+    for (name, data) in &entries {
+        assert_eq!(u32_at(at), 0x0403_4b50, "{name}: a local header");
+        assert_eq!(u16_at(at + 8), 0, "{name}: stored");
+        assert_eq!(
+            (u16_at(at + 10), u16_at(at + 12)),
+            (0, 0x21),
+            "{name}: dated"
+        );
+        assert_eq!(u32_at(at + 22) as usize, data.len(), "{name}: size");
+        let (name_len, extra_len) = (u16_at(at + 26) as usize, u16_at(at + 28) as usize);
+        assert_eq!(&zip[at + 30..at + 30 + name_len], name.as_bytes());
+        at += 30 + name_len + extra_len;
+        assert_eq!(
+            &zip[at..at + data.len()],
+            &data[..],
+            "{name}: its bytes as they are"
+        );
+        at += data.len();
+    }
+    assert_eq!(u32_at(at), 0x0201_4b50, "the central directory follows");
+    // Any unzip tool reads it (Info-ZIP's, where installed).
+    if let Ok(o) = std::process::Command::new("unzip")
+        .arg("-tq")
+        .arg(tmp.path().join("matches.zip"))
+        .output()
+    {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
     }
 }
 

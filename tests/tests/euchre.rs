@@ -117,7 +117,9 @@ fn archives_are_identical_for_any_worker_count_in_both_partner_modes() {
             );
         }
         assert_eq!(
-            one.keys().filter(|k| k.starts_with("logs/match-")).count(),
+            one.keys()
+                .filter(|k| k.starts_with("matches.zip/logs/match-"))
+                .count(),
             matches
         );
         let results: serde_json::Value = serde_json::from_slice(&one["results.json"]).unwrap();

@@ -288,7 +288,9 @@ fn a_mixed_language_tournament_is_complete_and_deterministic() {
     }
     let n = bots.len();
     assert_eq!(
-        one.keys().filter(|k| k.starts_with("histories/")).count(),
+        one.keys()
+            .filter(|k| k.starts_with("matches.zip/histories/"))
+            .count(),
         n * (n - 1)
     );
 }

@@ -312,6 +312,10 @@ fn check_run(out: &Path, rules: &Rules) -> Value {
         "no void match"
     );
     let logs = decisions(out);
+    let human_logs: BTreeMap<String, Vec<u8>> =
+        koth_tests::container_entries(&out.join("matches.zip"))
+            .into_iter()
+            .collect();
     let matches = results["matches"].as_array().expect("matches");
     let details = results["detail"]["matches"].as_array().expect("detail");
     assert_eq!(logs.len(), matches.len(), "every match has decisions");
@@ -348,7 +352,9 @@ fn check_run(out: &Path, rules: &Rules) -> Value {
         }
         score[winner] = names.len() as u64 - 1;
         assert_eq!(m["scores"], serde_json::json!(score), "match {index}");
-        let human = std::fs::read_to_string(out.join(format!("logs/match-{index}.log")))
+        let human = human_logs
+            .get(&format!("logs/match-{index}.log"))
+            .map(|l| String::from_utf8_lossy(l).into_owned())
             .expect("a human log");
         assert!(
             human
@@ -588,10 +594,10 @@ fn the_options_change_the_game_and_the_archive_is_the_same_at_any_jobs_and_merge
     // Each seat's directory is in the archive: the history file, and the Rust bot's notes.
     assert!(a
         .keys()
-        .any(|k| k.starts_with("scratch/match-0/") && k.ends_with("history.txt")));
+        .any(|k| k.starts_with("matches.zip/scratch/match-0/") && k.ends_with("history.txt")));
     assert!(a
         .keys()
-        .any(|k| k.starts_with("scratch/") && k.ends_with("notes.txt")));
+        .any(|k| k.starts_with("matches.zip/scratch/") && k.ends_with("notes.txt")));
 }
 
 #[test]

@@ -80,7 +80,12 @@ fn the_honest_game_plays_to_a_result() {
     assert_eq!(manifest["referee"]["file"], "hostile_referee.wasm");
     assert_eq!(manifest["referee"]["sha256"].as_str().unwrap().len(), 64);
     assert_eq!(manifest["options"]["options"]["attack"], "none");
-    let log = std::fs::read_to_string(out.join("logs/match-0.log")).unwrap();
+    let logs = koth_tests::container_entries(&out.join("matches.zip"));
+    let log = logs
+        .iter()
+        .find(|(name, _)| name == "logs/match-0.log")
+        .map(|(_, l)| String::from_utf8_lossy(l).into_owned())
+        .expect("the first match's log in matches.zip");
     assert!(log.contains("first_legal said"), "{log}");
 }
 

@@ -232,9 +232,14 @@ fn every_games_archive_renders_a_self_contained_page() {
                 .filter(|s| s["after"].as_array().is_some_and(|a| !a.is_empty()))
                 .count();
             assert_eq!(with_after, steps.len(), "{game}: {}", r["label"]);
+            let intro = r["intro"].as_array().expect("intro");
+            assert!(!intro.is_empty(), "{game}: {}", r["label"]);
+            // The human log was found in matches.zip.
             assert!(
-                !r["intro"].as_array().expect("intro").is_empty(),
-                "{game}: {}",
+                !intro
+                    .iter()
+                    .any(|l| l.as_str().is_some_and(|l| l.contains("no human log"))),
+                "{game}: {}: {intro:?}",
                 r["label"]
             );
         }
@@ -298,6 +303,39 @@ fn only_the_first_games_and_those_with_forfeits_are_embedded() {
     // Forfeits in games left out are still listed, marked as not embedded.
     let listed = d["forfeits"]["listed"].as_array().unwrap();
     assert!(listed.iter().any(|f| f["replay"].is_null()));
+}
+
+#[test]
+fn the_replays_read_their_logs_from_matches_zip_or_from_an_older_archives_folders() {
+    let sb = sandbox();
+    let dir = coup_archive(&sb);
+    let replays = |path: &Path| {
+        let d = embedded(&report::build(path, &ReportOptions::default()).expect("report"));
+        d["replays"].clone()
+    };
+    let from_zip = replays(&dir.path);
+    // The same archive as koth 0.2.0 wrote it: the logs as files under `logs/`.
+    let zip = dir.path.join("matches.zip");
+    for (name, data) in koth_tests::container_entries(&zip) {
+        let path = dir.path.join(&name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, data).unwrap();
+    }
+    std::fs::remove_file(&zip).unwrap();
+    assert_eq!(replays(&dir.path), from_zip);
+    // Without any log, each replay says so, and still stands.
+    std::fs::remove_dir_all(dir.path.join("logs")).unwrap();
+    let bare = replays(&dir.path);
+    let intro = bare[0]["intro"].to_string();
+    assert!(intro.contains("no human log logs/"), "{intro}");
+    assert_eq!(
+        bare[0]["steps"].as_array().unwrap().len(),
+        from_zip[0]["steps"].as_array().unwrap().len()
+    );
+    // A damaged container is an error naming it, not a page without logs.
+    std::fs::write(&zip, b"PK not a zip").unwrap();
+    let err = report::build(&dir.path, &ReportOptions::default()).expect_err("damaged");
+    assert!(err.to_string().contains("matches.zip"), "{err}");
 }
 
 #[test]

@@ -205,6 +205,83 @@ fn a_plugin_game_killed_and_resumed_writes_the_same_archive() {
     killed_and_resumed_equals_uninterrupted(&Run::plugin(), 2, 4);
 }
 
+/// A run over an earlier archive writes the archive an empty folder gets, byte for byte,
+/// whether the earlier one has the layout before `matches.zip` (folders of per-match files,
+/// scratch trees, a symlink among them) or the container (of another run: other bots); and
+/// nothing outside the folder is touched.
+fn over_an_earlier_archive_equals_an_empty_folder(run: &Run) {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    run.run(&whole, &[]);
+    let expected = read_tree(&whole);
+    assert!(expected.contains_key("matches.zip"));
+    assert!(
+        !expected
+            .keys()
+            .any(|k| k.starts_with("logs/") || k.starts_with("scratch/")),
+        "per-match files on disk: {:?}",
+        expected.keys().collect::<Vec<_>>()
+    );
+
+    // The layout before the container: thousands of files in per-match folders.
+    let old = tmp.path().join("old");
+    let outside = tmp.path().join("outside.txt");
+    std::fs::write(&outside, b"keep").unwrap();
+    let mut files: Vec<(String, &[u8])> = vec![
+        ("results.json".into(), b"{}"),
+        ("invocations.jsonl".into(), b"{}\n"),
+        ("head-to-head.txt".into(), b"old"),
+        ("scratch-symlinks.jsonl".into(), b"{}\n"),
+        ("scratch/match-0/N/memory".into(), b"old memory"),
+        ("scratch/a_b_0/a/notes".into(), b"old notes"),
+    ];
+    for i in 0..300 {
+        files.push((format!("logs/match-{i}.log"), b"old log"));
+        files.push((format!("logs/tournament-{i}.log"), b"old log"));
+        files.push((format!("histories/a_b_{i}.txt"), b"old history"));
+    }
+    for (rel, data) in files {
+        let path = old.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, data).unwrap();
+    }
+    std::fs::copy(whole.join("manifest.json"), old.join("manifest.json")).unwrap();
+    std::fs::create_dir_all(old.join("scratch/match-1/S/empty")).unwrap();
+    std::os::unix::fs::symlink(&outside, old.join("logs/match-0.log.link")).unwrap();
+    std::os::unix::fs::symlink(tmp.path(), old.join("scratch/match-1/S/up")).unwrap();
+    run.run(&old, &[]);
+    assert_same_archive(
+        &old,
+        &expected,
+        "over an archive of the layout before matches.zip",
+    );
+    assert_eq!(std::fs::read(&outside).unwrap(), b"keep");
+
+    // The container's layout, of another run (one bot fewer).
+    let other = Run {
+        game: run.game,
+        bots: run.bots[..run.bots.len() - 1].to_vec(),
+        options: run.options.clone(),
+    };
+    let new = tmp.path().join("new");
+    other.run(&new, &[]);
+    assert_ne!(read_tree(&new)["matches.zip"], expected["matches.zip"]);
+    run.run(&new, &[]);
+    assert_same_archive(&new, &expected, "over another run's archive");
+}
+
+#[test]
+fn a_run_over_an_earlier_archive_writes_the_one_an_empty_folder_gets() {
+    for run in [
+        Run::coup("2"),
+        Run::bank_heist(),
+        Run::euchre(),
+        Run::plugin(),
+    ] {
+        over_an_earlier_archive_equals_an_empty_folder(&run);
+    }
+}
+
 #[test]
 fn a_fresh_run_refuses_to_overwrite_an_unfinished_one_and_resume_checks_the_options() {
     let tmp = tempfile::tempdir().unwrap();
@@ -704,8 +781,9 @@ fn verify_confirms_an_archive_and_catches_edits_and_forgeries() {
     let archive = tmp.path().join("run");
     Run::coup("5").run(&archive, &[]);
     let pristine: BTreeMap<String, Vec<u8>> = read_tree(&archive);
+    // The archive's files (not the container's entries, which `read_tree` lists too).
     let restore = || {
-        for (rel, data) in &pristine {
+        for (rel, data) in pristine.iter().filter(|(k, _)| !k.contains(".zip/")) {
             std::fs::write(archive.join(rel), data).unwrap();
         }
     };
@@ -760,16 +838,38 @@ fn verify_confirms_an_archive_and_catches_edits_and_forgeries() {
     assert!(text(&o).contains("match 3"), "{}", text(&o));
     restore();
 
-    // A log edited by hand: the receipt does not cover it, re-writing the archive does.
-    let log = pristine
-        .keys()
-        .find(|k| k.starts_with("logs/"))
-        .unwrap()
-        .clone();
-    std::fs::write(archive.join(&log), b"nothing happened\n").unwrap();
+    // A log edited by hand (the container written again with that entry changed): the
+    // receipt does not cover it, re-writing the archive does, and names the entry.
+    let zip = archive.join("matches.zip");
+    let mut entries = koth_tests::container_entries(&zip);
+    let log = entries
+        .iter()
+        .position(|(name, _)| name.starts_with("logs/"))
+        .unwrap();
+    entries[log].1 = b"nothing happened\n".to_vec();
+    let edited: Vec<koth::tournament::container::Entry> = entries
+        .iter()
+        .map(|(name, data)| koth::tournament::container::Entry::file(name.clone(), &data[..]))
+        .collect();
+    koth::tournament::container::write(std::fs::File::create(&zip).unwrap(), &edited).unwrap();
     let o = verify(&archive, &["--all"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(text(&o).contains(&log), "{}", text(&o));
+    let named = format!("matches.zip: {}: differs", entries[log].0);
+    assert!(text(&o).contains(&named), "{}", text(&o));
+    restore();
+
+    // A container damaged on disk (one byte of a log flipped, its CRC no longer matching) is
+    // named whole.
+    let mut bytes = pristine["matches.zip"].clone();
+    let at = bytes
+        .windows(4)
+        .position(|w| w == b" vs.")
+        .expect("a Coup log's first line");
+    bytes[at] ^= 1;
+    std::fs::write(&zip, &bytes).unwrap();
+    let o = verify(&archive, &["--all"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("matches.zip: differs"), "{}", text(&o));
     restore();
 
     // Another module under a bot's name is not the bot that played.

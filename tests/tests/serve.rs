@@ -358,6 +358,19 @@ fn uploads_run_reach_the_leaderboard_and_export_as_a_verifiable_archive() {
     let (code, replay) = server.get(&format!("/runs/{last}/matches/0"));
     assert_eq!(code, 200);
     assert!(replay.contains("id=\"replay\""), "the report's viewer");
+    assert!(
+        !replay.contains("no human log"),
+        "the replay's human log is read from the run's matches.zip"
+    );
+    // The run's page lists its archive's files, the container of per-match files among them,
+    // and serves it.
+    let (code, page) = server.get(&format!("/runs/{last}"));
+    assert_eq!(code, 200);
+    let zip = format!("/runs/{last}/files/matches.zip");
+    assert!(page.contains(&zip), "{page}");
+    let (code, body) = server.get(&zip);
+    assert_eq!(code, 200);
+    assert!(body.starts_with("PK\u{3}\u{4}"), "a zip");
     // A new version of one bot: the next run plays only its matches (2 rounds, 2 ordered
     // pairs with each of 2 opponents) and takes the others from the store.
     let (code, body) = server.upload(

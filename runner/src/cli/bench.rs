@@ -438,6 +438,25 @@ pub(crate) fn whole_command<G: Game>(
 where
     G::Options: Clone,
 {
+    whole_command_of(game, None, unit, setup, bots, paths, opts, engine)
+}
+
+/// [`whole_command`] of a game whose referee is a plugin (`referee`, as the manifest records
+/// it), as `koth play` runs it.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn whole_command_of<G: Game>(
+    game: &G,
+    referee: Option<koth::tournament::RefereeEntry>,
+    unit: &str,
+    setup: &mut Setup,
+    bots: &[Arc<Bot>],
+    paths: &[PathBuf],
+    opts: &G::Options,
+    engine: &EngineArgs,
+) -> anyhow::Result<()>
+where
+    G::Options: Clone,
+{
     let tmp = tempfile::Builder::new()
         .prefix("koth-bench-archive-")
         .tempdir()?;
@@ -447,7 +466,7 @@ where
         setup.phases = Phases::new();
         let run = Run {
             game,
-            referee: None,
+            referee: referee.clone(),
             unit,
         };
         common::play(run, &args, setup, bots, paths, opts.clone(), &out)?;

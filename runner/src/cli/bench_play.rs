@@ -12,6 +12,7 @@ use koth::referee::component::{ComponentReferee, RefereeLimits};
 use koth::referee::game::{RefereeGame, RefereeRun};
 use koth::referee::Referee;
 use koth::sandbox::{Limits, VfsLimits};
+use koth::tournament::RefereeEntry;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -57,17 +58,16 @@ pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
                 .unwrap_or(1)
         })
         .max(1);
-    let sandbox = a
-        .engine
-        .sandbox_for_bots(jobs, a.bots.len(), Limits::default().memory_bytes)?;
-    let bots = super::bench::load_bots_timed(&sandbox, &a.bots, euchre::NAME)?;
+    let mut setup = super::bench::bench_setup(&a.engine, jobs, a.bots.len())?;
+    let sandbox = &setup.sandbox;
+    let bots = super::bench::load_bots_timed(sandbox, &a.bots, euchre::NAME)?;
     let players: Vec<Arc<dyn Player>> = bots
         .iter()
         .map(|b| Arc::clone(b) as Arc<dyn Player>)
         .collect();
     let t = Instant::now();
     let component = ComponentReferee::load(
-        &sandbox,
+        sandbox,
         &a.referee,
         RefereeLimits::default(),
         &VfsLimits::default(),
@@ -91,6 +91,16 @@ pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
         1,
         Limits::default(),
     )?;
+    let entry = RefereeEntry {
+        file: a
+            .referee
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        sha256: component.sha256_hex(),
+        fuel: RefereeLimits::default().fuel,
+        memory_bytes: RefereeLimits::default().memory_bytes,
+    };
     let builtin = euchre::game();
     let plugin = RefereeGame::new(Arc::new(component) as Arc<dyn Referee>);
     let time = |game: &RefereeGame| -> (f64, RefereeRun) {
@@ -138,5 +148,16 @@ pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
         "ratio plugin / built-in: {ratio:.2}x (goal: at most {GOAL}x{})",
         if ratio <= GOAL { ", met" } else { ", NOT met" }
     );
+    println!("the plugin's whole command (koth play):");
+    super::bench::whole_command_of(
+        &plugin,
+        Some(entry),
+        "games",
+        &mut setup,
+        &bots,
+        &a.bots,
+        &opts,
+        &a.engine,
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -13,6 +13,7 @@ use koth::sandbox::{Bot, Limits, Sandbox};
 use koth::tournament::archive::{Archive, MANIFEST};
 use koth::tournament::journal::{Header, JOURNAL};
 use koth::tournament::leaderboard::Leaderboard;
+use koth::tournament::receipt::digests;
 use koth::tournament::results::head_to_head;
 use koth::tournament::store::{run_key, Reuse, Store};
 use koth::tournament::{BotEntry, Journal, Manifest, MatchSummary, RefereeEntry, RunPlan, Shard};
@@ -324,7 +325,7 @@ pub(crate) fn play<G: Game>(
     phases.mark("play");
     phases.journal_appends(journal.busy());
     let records = records?;
-    journal.finish()?;
+    let known = journal.finish()?;
     phases.mark("journal sync");
     if let (Some(reuse), Some(dir)) = (&reuse, &args.reuse) {
         let reused = reuse.reused.load(std::sync::atomic::Ordering::Relaxed);
@@ -339,10 +340,8 @@ pub(crate) fn play<G: Game>(
         );
     }
     if let Some(shard) = args.shard {
-        // A shard keeps its manifest and journal only (an earlier archive's files go).
-        archive
-            .finish()
-            .with_context(|| format!("clearing {}", out.display()))?;
+        // A shard keeps its manifest and journal only (an earlier archive's files went when
+        // the folder was prepared).
         println!(
             "Shard {shard}: {owned} of {total} {unit} played in {:.2} s; their journal is in {}.\n\
              When all {} shards are done: koth merge SHARD_DIR... --out DIR",
@@ -365,14 +364,13 @@ pub(crate) fn play<G: Game>(
         );
     }
     let names = bots.iter().map(|b| b.name().to_string()).collect();
-    let run = game.finish(names, &manifest.options, records);
+    // The journal took each digest from the bytes it wrote; only resumed matches' are left.
+    let digests = digests(&records, &known);
+    let run = game.finish(names, &manifest.options, records, digests);
     phases.mark("results, ratings");
     game.write_archive(&run, &manifest, &archive)
         .with_context(|| format!("writing the archive in {}", out.display()))?;
     phases.mark("archive write");
-    archive
-        .finish()
-        .with_context(|| format!("writing the archive in {}", out.display()))?;
     // The archive now holds everything the journal did.
     std::fs::remove_file(&journal_path)
         .with_context(|| format!("removing {}", journal_path.display()))?;

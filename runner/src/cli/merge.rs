@@ -7,6 +7,7 @@ use clap::Args;
 use koth::games::{self, Finished, Game, GameVisitor};
 use koth::tournament::archive::MANIFEST;
 use koth::tournament::journal::{self, JOURNAL};
+use koth::tournament::receipt::digests;
 use koth::tournament::Manifest;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -160,9 +161,9 @@ impl GameVisitor for Merge<'_> {
         }
         let archive = common::archive(&args.out)?;
         let names = manifest.bots.iter().map(|b| b.name.clone()).collect();
-        let run = game.finish(names, &manifest.options, records);
+        let digests = digests(&records, &BTreeMap::new());
+        let run = game.finish(names, &manifest.options, records, digests);
         game.write_archive(&run, &manifest, &archive)
-            .and_then(|()| archive.finish())
             .with_context(|| format!("writing the archive in {}", args.out.display()))?;
         eprintln!(
             "Merged {count} shards of a {} run ({total} matches)",

@@ -10,14 +10,15 @@ use clap::Args;
 use koth::games::{self, Game, GameVisitor, Player};
 use koth::referee::game::RefereeGame;
 use koth::sandbox::{Bot, Sandbox};
-use koth::tournament::archive::Archive;
+use koth::tournament::archive::{Archive, MATCHES};
+use koth::tournament::container;
 use koth::tournament::receipt::{digest, receipt};
 use koth::tournament::{Manifest, RefereeEntry, RunError, RunPlan};
 use rand::seq::index::sample;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -230,9 +231,10 @@ impl GameVisitor for Replay<'_> {
         }
         if replayed == total && differ.is_empty() {
             // Everything was re-played: write the archive again and compare every file.
-            let records = played.into_iter().flatten().collect();
+            let records: Vec<G::Record> = played.into_iter().flatten().collect();
             let names = manifest.bots.iter().map(|b| b.name.clone()).collect();
-            let run = game.finish(names, &manifest.options, records);
+            // Every digest was just checked equal to the archive's.
+            let run = game.finish(names, &manifest.options, records, digests);
             let dir = tempfile::tempdir().context("creating a temporary folder")?;
             let again = Archive::create(&dir.path().join("archive"))?;
             game.write_archive(&run, &manifest, &again)?;
@@ -287,7 +289,8 @@ fn load_bots(
         .collect()
 }
 
-/// Every file written again that is missing or different in the archive.
+/// Every file written again that is missing or different in the archive; in `matches.zip`,
+/// every entry.
 fn compare_trees(again: &Path, archive: &Path) -> anyhow::Result<Vec<String>> {
     let mut out = Vec::new();
     for entry in walk(again)? {
@@ -296,6 +299,9 @@ fn compare_trees(again: &Path, archive: &Path) -> anyhow::Result<Vec<String>> {
         let ours = std::fs::read(&entry).with_context(|| format!("reading {}", entry.display()))?;
         match std::fs::read(&theirs) {
             Ok(t) if t == ours => {}
+            Ok(_) if rel == Path::new(MATCHES) => {
+                out.extend(compare_containers(&entry, &theirs));
+            }
             Ok(_) => out.push(format!(
                 "  {}: differs from the re-played run's",
                 rel.display()
@@ -304,6 +310,37 @@ fn compare_trees(again: &Path, archive: &Path) -> anyhow::Result<Vec<String>> {
         }
     }
     Ok(out)
+}
+
+/// What differs between two `matches.zip`, by entry (the archive's own, `theirs`, may be
+/// damaged: then the whole file is named).
+fn compare_containers(ours: &Path, theirs: &Path) -> Vec<String> {
+    let whole = vec![format!("  {MATCHES}: differs from the re-played run's")];
+    let (Ok(ours), Ok(theirs)) = (container::read_all(ours), container::read_all(theirs)) else {
+        return whole;
+    };
+    let theirs: BTreeMap<String, Vec<u8>> = theirs.into_iter().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut names = BTreeSet::new();
+    for (name, data) in &ours {
+        names.insert(name.as_str());
+        match theirs.get(name) {
+            Some(t) if t == data => {}
+            Some(_) => out.push(format!(
+                "  {MATCHES}: {name}: differs from the re-played run's"
+            )),
+            None => out.push(format!("  {MATCHES}: {name}: missing")),
+        }
+    }
+    for name in theirs.keys().filter(|n| !names.contains(n.as_str())) {
+        out.push(format!("  {MATCHES}: {name}: not in the re-played run's"));
+    }
+    // Entries alike but in another order, or the zip's own fields changed.
+    if out.is_empty() {
+        whole
+    } else {
+        out
+    }
 }
 
 /// The files under `root`, recursively (koth's own output: no symlinks).

@@ -184,7 +184,7 @@ fn play<G: Game>(
     let records = game
         .play(&players, &manifest.options, workers, progress, plan)
         .map_err(failed)?;
-    journal.finish().map_err(failed)?;
+    let known = journal.finish().map_err(failed)?;
     let records: Vec<G::Record> = records.into_iter().flatten().collect();
     if records.len() != total {
         return Err(failed(format!(
@@ -193,7 +193,8 @@ fn play<G: Game>(
         )));
     }
     let names: Vec<String> = bots.iter().map(|b| b.name().to_string()).collect();
-    let run = game.finish(names.clone(), &manifest.options, records);
+    let digests = crate::tournament::receipt::digests(&records, &known);
+    let run = game.finish(names.clone(), &manifest.options, records, digests);
     game.write_archive(&run, &manifest, &archive)
         .map_err(failed)?;
     std::fs::remove_file(&journal_path).map_err(super::io(&journal_path))?;

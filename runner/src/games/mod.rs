@@ -25,7 +25,7 @@ pub trait Game: Sync {
     /// The run's options, as the manifest records them.
     type Options: Serialize + DeserializeOwned + Sync;
     /// One played match, as the journal keeps it.
-    type Record: Serialize + DeserializeOwned + Send;
+    type Record: Serialize + DeserializeOwned + Send + Sync;
     /// A finished run.
     type Run: Finished;
 
@@ -57,12 +57,14 @@ pub trait Game: Sync {
         plan: RunPlan<'_, Self::Record>,
     ) -> Result<Vec<Option<Self::Record>>, RunError>;
 
-    /// Sum up a complete run: every match's record, in match order.
+    /// Sum up a complete run: every match's record, in match order, with its digest
+    /// ([`crate::tournament::receipt::digests`]: the journal's, or computed).
     fn finish(
         &self,
         names: Vec<String>,
         opts: &Self::Options,
         records: Vec<Self::Record>,
+        digests: Vec<String>,
     ) -> Self::Run;
 
     /// Play every match with `workers` threads and sum the run up: a whole run without a
@@ -75,12 +77,13 @@ pub trait Game: Sync {
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Self::Run {
         let names = players.iter().map(|p| p.name().to_string()).collect();
-        let records = self
+        let records: Vec<Self::Record> = self
             .play(players, opts, workers, progress, RunPlan::all())
             .map(|r| r.into_iter().flatten().collect())
             // A plan that selects every match cannot be refused.
             .unwrap_or_default();
-        self.finish(names, opts, records)
+        let digests = crate::tournament::receipt::digests(&records, &Default::default());
+        self.finish(names, opts, records, digests)
     }
 
     /// Write the archive of a finished run.

@@ -9,10 +9,9 @@ use super::schedule::{self, Fixture};
 use super::shape::{FormatName, GameShape, RefereeOptions};
 use super::Referee;
 use crate::games::{Finished, Game, Player};
-use crate::tournament::archive::{Archive, ArchiveError};
+use crate::tournament::archive::{Archive, ArchiveError, MatchFiles};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
 use crate::tournament::ratings::MIN_MATCHES;
-use crate::tournament::receipt::digest;
 use crate::tournament::results::{head_to_head, rate, standings, write_common, MatchUnit, Results};
 use crate::tournament::store::Identity;
 use crate::tournament::{self, Manifest, MatchFormat, MatchSummary, RunError, RunPlan};
@@ -288,6 +287,7 @@ impl Game for RefereeGame {
         names: Vec<String>,
         opts: &RefereeOptions,
         records: Vec<MatchRecord>,
+        digests: Vec<String>,
     ) -> RefereeRun {
         let fixtures = schedule::schedule(opts, &names).unwrap_or_default();
         let summaries: Vec<MatchSummary> = fixtures
@@ -296,10 +296,6 @@ impl Game for RefereeGame {
             .enumerate()
             .map(|(i, (f, r))| summarize(&opts.game, i, f, r, &names))
             .collect();
-        let digests = {
-            use rayon::prelude::*;
-            records.par_iter().map(digest).collect()
-        };
         let mut leaderboard = standings(&names, &summaries, columns(&opts.game));
         let per_round = schedule::count(
             &RefereeOptions {
@@ -364,8 +360,8 @@ struct LogLine<'a> {
 
 /// Write the archive: manifest, results (the referee's own account of each match under
 /// `detail`), leaderboard, head-to-head table for two-sided games, every decision
-/// (`invocations.jsonl`), a human log per match (`logs/match-N.log`) and what each seat
-/// left in its directory (`scratch/match-N/<seat>/`).
+/// (`invocations.jsonl`), and in `matches.zip` a human log per match (`logs/match-N.log`, in
+/// match order) then what each seat left in its directory (`scratch/match-N/<seat>/`).
 pub fn write_archive(
     run: &RefereeRun,
     manifest: &Manifest<RefereeOptions>,
@@ -393,39 +389,36 @@ pub fn write_archive(
         &run.digests,
         Detail { matches },
     );
-    let mut scratch = Vec::new();
-    let mut logs = Vec::with_capacity(run.records.len());
-    for (i, r) in run.records.iter().enumerate() {
-        let mut log = r.human_log.join("\n");
-        log.push('\n');
-        logs.push((format!("logs/match-{i}.log"), log));
-        for (seat, entries) in &r.scratch {
-            scratch.push((
-                format!("match-{i}/{}", run.shape.seat_name(*seat as usize)),
-                entries.clone(),
-            ));
-        }
-    }
-    // The per-match logs cost the filesystem's latency, the rest the CPU (serialising): the
-    // two go side by side.
+    // The summing up and the per-match container go side by side (each on every core).
     let (summed_up, per_match) = rayon::join(
         || -> Result<(), ArchiveError> {
             write_common(archive, manifest, &run.leaderboard, results)?;
             if let Some(table) = head_to_head(&run.names, &run.summaries) {
                 archive.write("head-to-head.txt", table.as_bytes())?;
             }
-            archive.write_jsonl(
-                "invocations.jsonl",
-                run.records.iter().enumerate().flat_map(|(index, r)| {
-                    r.log
-                        .iter()
-                        .map(move |invocation| LogLine { index, invocation })
-                }),
-            )
+            let matches: Vec<(usize, &MatchRecord)> = run.records.iter().enumerate().collect();
+            archive.write_jsonl_chunks("invocations.jsonl", &matches, |&(index, r)| {
+                r.log
+                    .iter()
+                    .map(move |invocation| LogLine { index, invocation })
+            })
         },
-        || archive.write_all(&logs),
+        || {
+            let mut files = MatchFiles::with_capacity(run.records.len());
+            for (i, r) in run.records.iter().enumerate() {
+                let mut log = r.human_log.join("\n");
+                log.push('\n');
+                files.file(format!("logs/match-{i}.log"), log.into_bytes())?;
+            }
+            for (i, r) in run.records.iter().enumerate() {
+                for (seat, entries) in &r.scratch {
+                    let owner = format!("match-{i}/{}", run.shape.seat_name(*seat as usize));
+                    files.scratch(&owner, entries)?;
+                }
+            }
+            archive.write_matches(&files)
+        },
     );
     summed_up?;
-    per_match?;
-    archive.write_scratch(&scratch)
+    per_match
 }

@@ -79,6 +79,47 @@ pub fn build(archive: &Path, opts: &ReportOptions) -> Result<String, ReportError
     html::render(&data)
 }
 
+/// The per-match files of an archive (its human logs), opened when first read: a page that
+/// embeds no replay never opens `matches.zip`.
+pub(crate) struct MatchLogs {
+    root: PathBuf,
+    reader: Option<crate::tournament::container::Reader>,
+}
+
+impl MatchLogs {
+    /// The per-match files of the archive folder `root`.
+    pub(crate) fn new(root: &Path) -> MatchLogs {
+        MatchLogs {
+            root: root.to_path_buf(),
+            reader: None,
+        }
+    }
+
+    /// The text of `name` (`logs/match-3.log`), or a line for the page saying it is missing.
+    /// A container that cannot be read is an error: the archive is damaged.
+    pub(crate) fn text(&mut self, name: &str) -> Result<Result<String, String>, ReportError> {
+        use crate::tournament::container::{ContainerError, Reader};
+        let to_report = |e: ContainerError| match e {
+            ContainerError::Io { path, source } => ReportError::Read { path, source },
+            ContainerError::Malformed { path, why } => ReportError::Malformed {
+                path,
+                line: None,
+                what: why,
+            },
+        };
+        let reader = match &mut self.reader {
+            Some(r) => r,
+            None => self
+                .reader
+                .insert(Reader::open(&self.root).map_err(to_report)?),
+        };
+        Ok(match reader.read(name).map_err(to_report)? {
+            Some(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+            None => Err(format!("(no human log {name} in {})", reader.source())),
+        })
+    }
+}
+
 /// Read a whole file of the archive.
 pub(crate) fn read(path: &Path) -> Result<String, ReportError> {
     std::fs::read_to_string(path).map_err(|source| ReportError::Read {

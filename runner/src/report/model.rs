@@ -187,8 +187,9 @@ impl ReportData {
         };
         let fuel = data.read_games(root, adapter.as_mut(), opts)?;
         data.fuel = fuel_stats(&names, fuel);
+        let mut logs = super::MatchLogs::new(root);
         for r in &mut data.replays {
-            adapter.enrich(root, r)?;
+            adapter.enrich(&mut logs, r)?;
         }
         Ok(data)
     }

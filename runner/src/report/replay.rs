@@ -1,5 +1,6 @@
 //! The replay viewer's data, and the one part of the report that knows each game: how a
-//! game's invocation records (`invocations.jsonl`) and human logs (`logs/`) become steps.
+//! game's invocation records (`invocations.jsonl`) and human logs (`logs/` in `matches.zip`)
+//! become steps.
 //!
 //! A step is one decision: the bot, what it saw, its answer, its fuel and the state after.
 //! The state after comes from what the archive recorded, never from re-running the rules:
@@ -9,14 +10,13 @@
 //! (`koth play`, and Euchre, whose referee is built in): the events of the referee's verdict
 //! on each decision, with the lines of its human log that fall between them.
 
-use super::ReportError;
+use super::{MatchLogs, ReportError};
 use crate::games::{bank_heist, coup};
 use crate::referee::record::InvocationRecord;
 use crate::referee::shape::GameShape;
 use crate::sandbox::Outcome;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// A labelled block of text a bot saw.
 #[derive(Debug, Clone, Serialize)]
@@ -94,7 +94,7 @@ pub(crate) trait Adapter {
     /// Called once a game's steps are all read (Coup marks its forfeit here).
     fn finish_game(&mut self, _key: &GameKey, _steps: &mut [Step]) {}
     /// Add what the human logs tell (intro, state after, result) to an embedded replay.
-    fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError>;
+    fn enrich(&mut self, logs: &mut MatchLogs, replay: &mut Replay) -> Result<(), ReportError>;
 }
 
 /// The adapter for an archive, from its manifest; `results` is `results.json`. Coup and Bank
@@ -224,16 +224,15 @@ impl Adapter for Coup {
         }
     }
 
-    fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError> {
-        let path = archive
-            .join("logs")
-            .join(format!("{}.log", replay.label.trim_end_matches(".txt")));
-        let Ok(log) = std::fs::read_to_string(&path) else {
-            // The replay stands without the human log; say so in the page.
-            replay
-                .intro
-                .push(format!("(no human log at logs/{})", file_name(&path)));
-            return Ok(());
+    fn enrich(&mut self, logs: &mut MatchLogs, replay: &mut Replay) -> Result<(), ReportError> {
+        let name = format!("logs/{}.log", replay.label.trim_end_matches(".txt"));
+        let log = match logs.text(&name)? {
+            Ok(log) => log,
+            Err(missing) => {
+                // The replay stands without the human log; say so in the page.
+                replay.intro.push(missing);
+                return Ok(());
+            }
         };
         // The driver logs each invocation as `bot "arg" "arg"...` before what followed it.
         let mut current: Option<usize> = None;
@@ -258,12 +257,6 @@ impl Adapter for Coup {
         }
         Ok(())
     }
-}
-
-fn file_name(p: &Path) -> String {
-    p.file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -355,9 +348,8 @@ impl Adapter for Plugin {
         Ok((key, step))
     }
 
-    fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError> {
-        let name = format!("match-{}.log", replay.match_index);
-        match std::fs::read_to_string(archive.join("logs").join(&name)) {
+    fn enrich(&mut self, logs: &mut MatchLogs, replay: &mut Replay) -> Result<(), ReportError> {
+        match logs.text(&format!("logs/match-{}.log", replay.match_index))? {
             Ok(log) => {
                 let mut lines: Vec<&str> = log.lines().collect();
                 // The last line is the referee's account of the end, as its log tells it.
@@ -366,7 +358,7 @@ impl Adapter for Plugin {
                 }
                 place_log_lines(&lines, &mut replay.steps, &mut replay.intro);
             }
-            Err(_) => replay.intro.push(format!("(no human log at logs/{name})")),
+            Err(missing) => replay.intro.push(missing),
         }
         mark_quiet_steps(&mut replay.steps);
         Ok(())
@@ -458,14 +450,17 @@ impl Adapter for BankHeist {
         Ok((key, step))
     }
 
-    fn enrich(&mut self, archive: &Path, replay: &mut Replay) -> Result<(), ReportError> {
+    fn enrich(&mut self, files: &mut MatchLogs, replay: &mut Replay) -> Result<(), ReportError> {
         let t = replay.match_index as u32;
-        let logs = self.logs.entry(t).or_insert_with(|| {
-            let path = archive.join("logs").join(format!("tournament-{t}.log"));
-            std::fs::read_to_string(&path)
-                .map(|log| split_heist_log(&log))
-                .unwrap_or_default()
-        });
+        let logs = match self.logs.entry(t) {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::btree_map::Entry::Vacant(e) => e.insert(
+                files
+                    .text(&format!("logs/tournament-{t}.log"))?
+                    .map(|log| split_heist_log(&log))
+                    .unwrap_or_default(),
+            ),
+        };
         let game = replay
             .label
             .rsplit(' ')

@@ -315,6 +315,7 @@ pub async fn run_file(
     let kind = match file.rsplit_once('.').map(|(_, e)| e) {
         Some("json") => "application/json",
         Some("html") => "text/html; charset=utf-8",
+        Some("zip") => "application/zip",
         _ => "text/plain; charset=utf-8",
     };
     ([(header::CONTENT_TYPE, kind)], bytes).into_response()

@@ -1,10 +1,9 @@
 //! Writing a tournament's archive folder: only relative paths made by koth, never following
-//! what a bot left behind.
+//! what a bot left behind. Per-match files (human logs, histories, scratch) go into one
+//! container, [`MATCHES`]; the folder holds a handful of files whatever the run's size.
 
-use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Mutex;
 use thiserror::Error;
 
 /// The archive could not be written.
@@ -33,6 +32,9 @@ pub enum ArchiveError {
     /// A path given by a bot would leave the archive.
     #[error("refusing to write outside the archive: {0}")]
     Escape(String),
+    /// Two per-match files koth names alike.
+    #[error("two per-match files are named {0}; this is a koth bug")]
+    Duplicate(String),
 }
 
 /// A symlink a bot left in its directory: recorded as data, never recreated on the host.
@@ -53,17 +55,11 @@ pub const SYMLINKS: &str = "scratch-symlinks.jsonl";
 /// Name of the file that marks a folder as a koth archive.
 pub const MANIFEST: &str = "manifest.json";
 
-/// The folders of per-match files (one flat file per game or match, named by koth) that an
-/// earlier archive's files are overwritten in rather than deleted: deleting and creating
-/// again thousands of files cost more than the whole run on some filesystems.
-const REWRITTEN: [&str; 2] = ["histories", "logs"];
+pub use super::container::MATCHES;
 
 /// An archive folder being written.
 pub struct Archive {
     root: PathBuf,
-    /// Files of an earlier archive (or of the killed run being resumed) that this one has not
-    /// written yet: [`Archive::finish`] deletes those still here.
-    stale: Mutex<BTreeSet<PathBuf>>,
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ArchiveError + '_ {
@@ -75,14 +71,11 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ArchiveError + '_ {
 
 impl Archive {
     /// Create (or replace) the archive at `root`. An existing folder is only replaced if it
-    /// is empty or holds a previous koth archive (a manifest), so no user file is lost.
-    ///
-    /// The previous archive goes at once but for its per-match files (`histories/`,
-    /// `logs/`): those are overwritten as the new archive is written, and the ones it does
-    /// not write are deleted by [`Archive::finish`]. The archive is then the same as one
-    /// written into an empty folder.
+    /// is empty or holds a previous koth archive (a manifest), so no user file is lost; the
+    /// previous archive's files go at once (its per-match files are one container, or, for
+    /// an archive written before the container, folders of them), so what is written next
+    /// is the archive an empty folder gets.
     pub fn create(root: &Path) -> Result<Archive, ArchiveError> {
-        let mut stale = BTreeSet::new();
         if root.exists() {
             let empty = std::fs::read_dir(root).map_err(io(root))?.next().is_none();
             if !empty {
@@ -92,54 +85,26 @@ impl Archive {
                 if root.join(super::journal::JOURNAL).exists() {
                     return Err(ArchiveError::Unfinished(root.to_path_buf()));
                 }
-                stale = clear_but_per_match_files(root)?;
+                clear(root, &[])?;
             }
         }
         std::fs::create_dir_all(root).map_err(io(root))?;
         Ok(Archive {
             root: root.to_path_buf(),
-            stale: Mutex::new(stale),
         })
     }
 
     /// Open the archive of a run to resume: it must hold the run's manifest. What it holds
-    /// besides the manifest and the journal (an earlier archive's per-match files, or what
-    /// the killed run had written) is rewritten or deleted by [`Archive::finish`].
+    /// besides the manifest and the journal (an earlier archive's files, or what the killed
+    /// run had written) goes at once: the archive is written whole from the journal.
     pub fn open(root: &Path) -> Result<Archive, ArchiveError> {
         if !root.join(MANIFEST).is_file() {
             return Err(ArchiveError::NothingToResume(root.to_path_buf()));
         }
-        let mut stale = BTreeSet::new();
-        files_under(root, &mut stale)?;
-        stale.remove(&root.join(MANIFEST));
-        stale.remove(&root.join(super::journal::JOURNAL));
+        clear(root, &[MANIFEST, super::journal::JOURNAL])?;
         Ok(Archive {
             root: root.to_path_buf(),
-            stale: Mutex::new(stale),
         })
-    }
-
-    /// Delete what an earlier archive left that this one did not write again (and the
-    /// per-match folders this left empty). Call it once the archive is written.
-    pub fn finish(&self) -> Result<(), ArchiveError> {
-        let stale = std::mem::take(&mut *self.stale.lock().unwrap_or_else(|e| e.into_inner()));
-        let mut parents = BTreeSet::new();
-        for path in stale {
-            match std::fs::remove_file(&path) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(io(&path)(e)),
-            }
-            if let Some(p) = path.parent().filter(|p| *p != self.root) {
-                parents.insert(p.to_path_buf());
-            }
-        }
-        // Deepest first, so a folder emptied by its emptied subfolder goes too; a folder
-        // that still holds files stays.
-        for dir in parents.iter().rev() {
-            let _ = std::fs::remove_dir(dir);
-        }
-        Ok(())
     }
 
     /// The archive's folder.
@@ -149,11 +114,8 @@ impl Archive {
 
     /// Where `rel` goes, refusing anything but plain relative components.
     fn target(&self, rel: &str) -> Result<PathBuf, ArchiveError> {
-        let p = Path::new(rel);
-        if rel.is_empty() || !p.components().all(|c| matches!(c, Component::Normal(_))) {
-            return Err(ArchiveError::Escape(rel.to_string()));
-        }
-        Ok(self.root.join(p))
+        check_relative(rel)?;
+        Ok(self.root.join(rel))
     }
 
     /// Write a file at `rel`, creating its folders.
@@ -162,69 +124,22 @@ impl Archive {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(io(parent))?;
         }
-        // What an earlier archive left here was checked to be a plain file (symlinks were
-        // deleted), so there is no symlink to follow.
-        self.unstale(&path);
+        // The folder was emptied of an earlier archive's files (symlinks included), so there
+        // is no symlink to follow.
         let mut f = std::fs::File::create(&path).map_err(io(&path))?;
         f.write_all(data).map_err(io(&path))
     }
 
-    /// `path` is being written: [`Archive::finish`] must keep it.
-    fn unstale(&self, path: &Path) {
-        let mut stale = self.stale.lock().unwrap_or_else(|e| e.into_inner());
-        if !stale.is_empty() {
-            stale.remove(path);
-        }
-    }
-
-    /// Create a folder at `rel`.
-    pub fn mkdir(&self, rel: &str) -> Result<(), ArchiveError> {
-        let path = self.target(rel)?;
-        std::fs::create_dir_all(&path).map_err(io(&path))
-    }
-
-    /// Write many files at once (`(rel, bytes)`), from a pool of threads: the per-match
-    /// files, thousands for a large run, cost their filesystem's latency more than its
-    /// bandwidth. Stops at the first failure.
-    pub fn write_all<T: AsRef<[u8]> + Sync>(
-        &self,
-        files: &[(String, T)],
-    ) -> Result<(), ArchiveError> {
-        use rayon::prelude::*;
-        files
-            .par_iter()
-            .with_min_len(16)
-            .try_for_each(|(rel, data)| self.write(rel, data.as_ref()))
-    }
-
-    /// Write what bots left in their directories: `scratch/<owner>/...` for files and
-    /// folders, and every symlink as a line of [`SYMLINKS`]. Whatever the names, nothing
-    /// collides: a directory snapshot holds each path once, and symlinks live elsewhere.
-    pub fn write_scratch(
-        &self,
-        scratch: &[(String, Vec<crate::sandbox::vfs::SnapshotEntry>)],
-    ) -> Result<(), ArchiveError> {
-        use crate::sandbox::vfs::SnapshotEntry;
-        let mut links = Vec::new();
-        for (owner, entries) in scratch {
-            for e in entries {
-                match e {
-                    SnapshotEntry::Dir(p) => self.mkdir(&format!("scratch/{owner}/{p}"))?,
-                    SnapshotEntry::File(p, data) => {
-                        self.write(&format!("scratch/{owner}/{p}"), data)?
-                    }
-                    SnapshotEntry::Symlink(p, target) => links.push(SymlinkRecord {
-                        owner: owner.clone(),
-                        path: p.clone(),
-                        target: target.clone(),
-                    }),
-                }
-            }
-        }
-        if links.is_empty() {
+    /// Write the per-match files into [`MATCHES`], and the symlinks bots left as the lines of
+    /// [`SYMLINKS`] (when they left any).
+    pub fn write_matches(&self, files: &MatchFiles<'_>) -> Result<(), ArchiveError> {
+        let path = self.target(MATCHES)?;
+        let file = std::fs::File::create(&path).map_err(io(&path))?;
+        super::container::write(file, &files.entries).map_err(io(&path))?;
+        if files.links.is_empty() {
             Ok(())
         } else {
-            self.write_jsonl(SYMLINKS, &links)
+            self.write_jsonl(SYMLINKS, &files.links)
         }
     }
 
@@ -245,6 +160,47 @@ impl Archive {
         self.write(rel, &buf)
     }
 
+    /// Write one JSON value per line, the lines of each chunk (`lines(chunk)`, in order)
+    /// serialised on every core a batch of chunks at a time, and written in chunk order: the
+    /// same file as [`Archive::write_jsonl`] over every chunk's lines, in a fraction of the
+    /// time for the megabytes of a run's `invocations.jsonl`, and never all of it in memory.
+    pub fn write_jsonl_chunks<'c, C, I, F>(
+        &self,
+        rel: &str,
+        chunks: &'c [C],
+        lines: F,
+    ) -> Result<(), ArchiveError>
+    where
+        C: Sync,
+        I: Iterator,
+        I::Item: serde::Serialize,
+        F: Fn(&'c C) -> I + Sync,
+    {
+        use rayon::prelude::*;
+        /// Chunks serialised before their bytes are written.
+        const BATCH: usize = 256;
+        let path = self.target(rel)?;
+        let mut file = std::fs::File::create(&path).map_err(io(&path))?;
+        for batch in chunks.chunks(BATCH) {
+            let bufs = batch
+                .par_iter()
+                .map(|chunk| {
+                    let mut buf = Vec::new();
+                    for item in lines(chunk) {
+                        serde_json::to_writer(&mut buf, &item)?;
+                        buf.push(b'\n');
+                    }
+                    Ok(buf)
+                })
+                .collect::<Result<Vec<Vec<u8>>, serde_json::Error>>()
+                .map_err(|e| io(&path)(e.into()))?;
+            for buf in &bufs {
+                file.write_all(buf).map_err(io(&path))?;
+            }
+        }
+        Ok(())
+    }
+
     /// Write a pretty JSON document.
     pub fn write_json<T: serde::Serialize>(
         &self,
@@ -260,63 +216,116 @@ impl Archive {
     }
 }
 
-/// Empty an earlier archive's folder `root` but for the plain files of its per-match folders
-/// ([`REWRITTEN`]), which are returned, to be overwritten or deleted.
-fn clear_but_per_match_files(root: &Path) -> Result<BTreeSet<PathBuf>, ArchiveError> {
-    let mut kept = BTreeSet::new();
-    for entry in std::fs::read_dir(root).map_err(io(root))? {
-        let entry = entry.map_err(io(root))?;
-        let path = entry.path();
-        let kind = entry.file_type().map_err(io(&path))?;
-        let per_match = REWRITTEN.iter().any(|d| entry.file_name() == *d);
-        if kind.is_dir() && per_match {
-            for inner in std::fs::read_dir(&path).map_err(io(&path))? {
-                let inner = inner.map_err(io(&path))?;
-                let p = inner.path();
-                let k = inner.file_type().map_err(io(&p))?;
-                if k.is_file() {
-                    kept.insert(p);
-                } else {
-                    remove(&p, k.is_dir())?;
-                }
-            }
-        } else {
-            remove(&path, kind.is_dir())?;
-        }
+/// Refuse a path that is empty or not made of plain relative components.
+fn check_relative(rel: &str) -> Result<(), ArchiveError> {
+    let p = Path::new(rel);
+    if rel.is_empty() || !p.components().all(|c| matches!(c, Component::Normal(_))) {
+        return Err(ArchiveError::Escape(rel.to_string()));
     }
-    Ok(kept)
+    Ok(())
 }
 
-/// Every plain file under `dir` into `out`; symlinks (which koth never writes) are deleted,
-/// so that writing the archive never follows one.
-fn files_under(dir: &Path, out: &mut BTreeSet<PathBuf>) -> Result<(), ArchiveError> {
-    for entry in std::fs::read_dir(dir).map_err(io(dir))? {
-        let entry = entry.map_err(io(dir))?;
+/// An archive's per-match files, gathered in the order they go into [`MATCHES`]: each
+/// match's human log (and Coup's history), and what bots left in their directories.
+#[derive(Default)]
+pub struct MatchFiles<'a> {
+    entries: Vec<super::container::Entry<'a>>,
+    names: std::collections::HashSet<String>,
+    links: Vec<SymlinkRecord>,
+}
+
+impl<'a> MatchFiles<'a> {
+    /// Room for `n` entries.
+    pub fn with_capacity(n: usize) -> MatchFiles<'a> {
+        MatchFiles {
+            entries: Vec::with_capacity(n),
+            names: std::collections::HashSet::with_capacity(n),
+            links: Vec::new(),
+        }
+    }
+
+    /// A file koth names (`logs/match-3.log`).
+    pub fn file(
+        &mut self,
+        name: String,
+        data: impl Into<std::borrow::Cow<'a, [u8]>>,
+    ) -> Result<(), ArchiveError> {
+        check_relative(&name)?;
+        if !self.names.insert(name.clone()) {
+            return Err(ArchiveError::Duplicate(name));
+        }
+        self.entries
+            .push(super::container::Entry::file(name, data.into()));
+        Ok(())
+    }
+
+    /// What a bot left in its directory: `scratch/<owner>/...` for files and folders, and
+    /// every symlink as a line of [`SYMLINKS`]. Whatever the names, nothing collides: a
+    /// directory snapshot holds each path once and symlinks live elsewhere; a path that
+    /// reads the same as an earlier one (names that are not UTF-8 are read lossily) is kept
+    /// once, the first time.
+    pub fn scratch(
+        &mut self,
+        owner: &str,
+        entries: &'a [crate::sandbox::vfs::SnapshotEntry],
+    ) -> Result<(), ArchiveError> {
+        use crate::sandbox::vfs::SnapshotEntry;
+        use std::borrow::Cow;
+        for e in entries {
+            let (path, entry) = match e {
+                SnapshotEntry::Dir(p) => {
+                    let name = format!("scratch/{owner}/{p}");
+                    (name.clone(), super::container::Entry::dir(name))
+                }
+                SnapshotEntry::File(p, data) => {
+                    let name = format!("scratch/{owner}/{p}");
+                    (
+                        name.clone(),
+                        super::container::Entry::file(name, Cow::Borrowed(data.as_slice())),
+                    )
+                }
+                SnapshotEntry::Symlink(p, target) => {
+                    self.links.push(SymlinkRecord {
+                        owner: owner.to_string(),
+                        path: p.clone(),
+                        target: target.clone(),
+                    });
+                    continue;
+                }
+            };
+            check_relative(&path)?;
+            if self.names.insert(path) {
+                self.entries.push(entry);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Empty the folder `root` but for the files named in `keep`: files, folders and symlinks
+/// (deleted, never followed).
+fn clear(root: &Path, keep: &[&str]) -> Result<(), ArchiveError> {
+    for entry in std::fs::read_dir(root).map_err(io(root))? {
+        let entry = entry.map_err(io(root))?;
+        if keep.iter().any(|k| entry.file_name() == *k) {
+            continue;
+        }
         let path = entry.path();
         let kind = entry.file_type().map_err(io(&path))?;
         if kind.is_dir() {
-            files_under(&path, out)?;
-        } else if kind.is_file() {
-            out.insert(path);
+            std::fs::remove_dir_all(&path).map_err(io(&path))?;
         } else {
-            remove(&path, false)?;
+            std::fs::remove_file(&path).map_err(io(&path))?;
         }
     }
     Ok(())
 }
 
-/// Delete a file (or a symlink), or a folder with what it holds.
-fn remove(path: &Path, dir: bool) -> Result<(), ArchiveError> {
-    if dir {
-        std::fs::remove_dir_all(path).map_err(io(path))
-    } else {
-        std::fs::remove_file(path).map_err(io(path))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sandbox::vfs::SnapshotEntry;
+    use std::collections::BTreeMap;
 
     #[test]
     fn refuses_paths_that_leave_the_archive() {
@@ -326,14 +335,27 @@ mod tests {
             .unwrap();
         let dir = tmp.path().join("archive");
         let a = Archive::create(&dir).unwrap();
+        let mut files = MatchFiles::default();
         for bad in ["../x", "/etc/x", "a/../../x", ""] {
             assert!(
                 matches!(a.write(bad, b"x"), Err(ArchiveError::Escape(_))),
                 "{bad}"
             );
+            assert!(
+                matches!(
+                    files.file(bad.into(), &b"x"[..]),
+                    Err(ArchiveError::Escape(_))
+                ),
+                "{bad}"
+            );
         }
         a.write("ok/file.txt", b"x").unwrap();
         assert_eq!(std::fs::read(dir.join("ok/file.txt")).unwrap(), b"x");
+        files.file("logs/a.log".into(), &b"a"[..]).unwrap();
+        assert!(matches!(
+            files.file("logs/a.log".into(), &b"b"[..]),
+            Err(ArchiveError::Duplicate(_))
+        ));
     }
 
     #[test]
@@ -352,98 +374,155 @@ mod tests {
         assert_eq!(std::fs::read(dir.join("precious.txt")).unwrap(), b"keep");
     }
 
-    /// Every file under `dir`, with its bytes, by relative path.
-    fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
-        let mut files = BTreeSet::new();
-        files_under(dir, &mut files).unwrap();
-        files
-            .into_iter()
-            .map(|p| {
+    /// Every file under `dir`, with its bytes, by relative path (symlinks as their target).
+    fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+        let mut out = BTreeMap::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
                 let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
-                (rel, std::fs::read(&p).unwrap())
-            })
-            .collect()
+                let meta = std::fs::symlink_metadata(&p).unwrap();
+                if meta.is_dir() {
+                    out.insert(format!("{rel}/"), Vec::new());
+                    stack.push(p);
+                } else if meta.is_symlink() {
+                    let target = std::fs::read_link(&p).unwrap();
+                    out.insert(rel, target.to_string_lossy().as_bytes().to_vec());
+                } else {
+                    out.insert(rel, std::fs::read(&p).unwrap());
+                }
+            }
+        }
+        out
+    }
+
+    /// The archive `write` gives: a manifest, a results file and two per-match files.
+    fn write(a: &Archive, log: &str) {
+        a.write(MANIFEST, b"{}").unwrap();
+        a.write("results.json", b"r").unwrap();
+        let mut files = MatchFiles::default();
+        files
+            .file("logs/game-0.log".into(), log.as_bytes())
+            .unwrap();
+        files
+            .file("histories/game-0.txt".into(), &b"h"[..])
+            .unwrap();
+        a.write_matches(&files).unwrap();
     }
 
     #[test]
     fn an_archive_over_an_earlier_one_is_the_one_an_empty_folder_gets() {
         let tmp = tempfile::tempdir().unwrap();
-        let write = |a: &Archive, files: &[(&str, &str)]| {
-            a.write(MANIFEST, b"{}").unwrap();
-            let files: Vec<(String, &str)> =
-                files.iter().map(|(p, d)| (p.to_string(), *d)).collect();
-            a.write_all(&files).unwrap();
-        };
-        let new = [
-            ("histories/game-1.txt", "new 1"),
-            ("logs/game-1.log", "log 1"),
-            ("results.json", "r"),
-        ];
         let fresh = tmp.path().join("fresh");
-        let a = Archive::create(&fresh).unwrap();
-        write(&a, &new);
-        a.finish().unwrap();
-        // An earlier archive with more games, scratch, a stray folder and a symlink.
-        let over = tmp.path().join("over");
-        let old = Archive::create(&over).unwrap();
-        write(
-            &old,
-            &[
-                ("histories/game-1.txt", "old 1, longer than the new one"),
-                ("histories/game-2.txt", "old 2"),
-                ("logs/game-2.log", "old log 2"),
-                ("scratch/bot/notes", "n"),
-                ("histories/odd/deeper", "x"),
-                ("head-to-head.txt", "h"),
-            ],
+        write(&Archive::create(&fresh).unwrap(), "log 0");
+        let fresh_tree = tree(&fresh);
+        assert_eq!(
+            fresh_tree.keys().collect::<Vec<_>>(),
+            ["manifest.json", "matches.zip", "results.json"]
         );
+        // An earlier archive of the layout before the container: per-match folders, scratch,
+        // a stray folder, and symlinks to a file outside that must survive.
+        let over = tmp.path().join("over");
         let outside = tmp.path().join("outside.txt");
         std::fs::write(&outside, b"keep").unwrap();
-        std::os::unix::fs::symlink(&outside, over.join("logs/game-1.log")).unwrap();
+        for (rel, data) in [
+            (MANIFEST, "{}"),
+            ("results.json", "old"),
+            (
+                "histories/game-0.txt",
+                "old history, longer than the new one",
+            ),
+            ("histories/game-1.txt", "old 1"),
+            ("logs/game-1.log", "old log 1"),
+            ("scratch/game-1/bot/notes", "n"),
+            ("head-to-head.txt", "h"),
+        ] {
+            let p = over.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, data).unwrap();
+        }
+        std::fs::create_dir_all(over.join("scratch/game-2/bot/empty")).unwrap();
+        std::os::unix::fs::symlink(&outside, over.join("logs/game-0.log")).unwrap();
+        std::os::unix::fs::symlink(&outside, over.join(MATCHES)).unwrap();
+        std::os::unix::fs::symlink(tmp.path(), over.join("scratch/game-2/link")).unwrap();
         let a = Archive::create(&over).unwrap();
-        // The earlier results are gone before the new run writes anything.
-        assert!(!over.join("head-to-head.txt").exists() && !over.join("scratch").exists());
-        write(&a, &new);
-        a.finish().unwrap();
-        assert_eq!(tree(&over), tree(&fresh));
+        // The earlier archive is gone before the new run writes anything.
+        assert!(tree(&over).is_empty());
+        write(&a, "log 0");
+        assert_eq!(tree(&over), fresh_tree);
         assert_eq!(std::fs::read(&outside).unwrap(), b"keep");
-        // A run that writes no per-match files leaves no empty folder behind.
-        let a = Archive::create(&over).unwrap();
-        write(&a, &[("results.json", "r")]);
-        a.finish().unwrap();
-        assert!(!over.join("histories").exists() && !over.join("logs").exists());
-        // Resuming: what the killed run or an earlier archive left is rewritten or deleted.
+        // And over an archive of the same layout (a longer container than the new one).
+        write(&Archive::create(&over).unwrap(), &"long log ".repeat(1000));
+        write(&Archive::create(&over).unwrap(), "log 0");
+        assert_eq!(tree(&over), fresh_tree);
+        // Resuming: all but the manifest and the journal goes; the archive is written whole.
         std::fs::write(over.join("stray.txt"), b"s").unwrap();
+        std::fs::write(over.join(super::super::journal::JOURNAL), b"j").unwrap();
         let a = Archive::open(&over).unwrap();
-        write(&a, &new);
-        a.finish().unwrap();
-        assert_eq!(tree(&over), tree(&fresh));
+        assert_eq!(
+            tree(&over).keys().collect::<Vec<_>>(),
+            ["journal.jsonl", "manifest.json"]
+        );
+        write(&a, "log 0");
+        std::fs::remove_file(over.join(super::super::journal::JOURNAL)).unwrap();
+        assert_eq!(tree(&over), fresh_tree);
     }
 
     #[test]
     fn scratch_is_written_whole_whatever_the_names() {
-        use crate::sandbox::vfs::SnapshotEntry;
         let tmp = tempfile::Builder::new()
             .prefix("koth-archive-links-")
             .tempdir()
             .unwrap();
         let dir = tmp.path().join("archive");
         let a = Archive::create(&dir).unwrap();
-        // A symlink `x` beside a folder `x.symlink` once made the archive fail half written.
+        // A symlink `x` beside a folder `x.symlink` once made the archive fail half written;
+        // two names that were not UTF-8 read alike (the second is dropped, not an error).
         let entries = vec![
             SnapshotEntry::Symlink("x".into(), "../../etc/passwd".into()),
             SnapshotEntry::Dir("x.symlink".into()),
             SnapshotEntry::File("x.symlink/f".into(), b"data".to_vec()),
             SnapshotEntry::Symlink("x.symlink/y".into(), "f".into()),
+            SnapshotEntry::File("\u{FFFD}".into(), b"first".to_vec()),
+            SnapshotEntry::File("\u{FFFD}".into(), b"second".to_vec()),
         ];
-        a.write_scratch(&[("bot".into(), entries)]).unwrap();
+        let mut files = MatchFiles::default();
+        files.scratch("bot", &entries).unwrap();
+        a.write_matches(&files).unwrap();
+        let zip = super::super::container::read_all(&dir.join(MATCHES)).unwrap();
+        let names: Vec<&str> = zip.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(
-            std::fs::read(dir.join("scratch/bot/x.symlink/f")).unwrap(),
-            b"data"
+            names,
+            [
+                "scratch/bot/x.symlink/",
+                "scratch/bot/x.symlink/f",
+                "scratch/bot/\u{FFFD}"
+            ]
         );
-        assert!(!dir.join("scratch/bot/x").exists());
+        assert_eq!(zip[1].1, b"data");
+        assert_eq!(zip[2].1, b"first");
+        // Nothing a bot names is created on the host.
+        assert_eq!(
+            tree(&dir).keys().collect::<Vec<_>>(),
+            ["matches.zip", SYMLINKS]
+        );
         let links = std::fs::read_to_string(dir.join(SYMLINKS)).unwrap();
         assert_eq!(links.lines().count(), 2);
         assert!(links.contains("\"target\":\"../../etc/passwd\""));
+    }
+
+    #[test]
+    fn chunked_lines_are_the_lines_written_at_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let a = Archive::create(&tmp.path().join("a")).unwrap();
+        let chunks: Vec<Vec<u32>> = (0..700).map(|c| (0..c % 5).collect()).collect();
+        a.write_jsonl_chunks("chunked.jsonl", &chunks, |c| c.iter().map(|x| (x, "x")))
+            .unwrap();
+        a.write_jsonl("whole.jsonl", chunks.iter().flatten().map(|x| (x, "x")))
+            .unwrap();
+        let read = |f: &str| std::fs::read(a.root().join(f)).unwrap();
+        assert_eq!(read("chunked.jsonl"), read("whole.jsonl"));
+        assert!(!read("whole.jsonl").is_empty());
     }
 }

@@ -5,8 +5,9 @@
 //! Each line is one JSON object written with a single `write` on a file opened for appending,
 //! so a crash leaves at most one partial line at the end; reading drops it (and resuming cuts
 //! it off before appending). The file is fsynced once per batch of matches rather than per
-//! line: a killed process loses nothing either way (the kernel holds what was written), and
-//! a machine crash loses at most one batch, which is simply played again.
+//! line, by a thread of its own so that no worker waits for the disk: a killed process loses
+//! nothing either way (the kernel holds what was written), and a machine crash loses at most
+//! the last batch or two, which are simply played again.
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -138,13 +139,6 @@ impl Header {
     }
 }
 
-#[derive(Serialize)]
-struct LineOut<'a, R> {
-    #[serde(rename = "match")]
-    index: usize,
-    record: &'a R,
-}
-
 #[derive(Deserialize)]
 struct LineIn<R> {
     #[serde(rename = "match")]
@@ -157,11 +151,14 @@ struct Writer {
     unsynced: usize,
     last_sync: Instant,
     error: Option<std::io::Error>,
+    /// The digest of every record appended, by match index.
+    digests: BTreeMap<usize, String>,
 }
 
 /// A journal open for appending.
 pub struct Journal {
     path: PathBuf,
+    syncer: Syncer,
     writer: Mutex<Writer>,
     /// Nanoseconds spent in [`Journal::append`], summed over the threads calling it.
     busy_ns: AtomicU64,
@@ -184,9 +181,12 @@ impl Journal {
         })?;
         line.push(b'\n');
         file.write_all(&line).map_err(io(path))?;
-        file.sync_all().map_err(io(path))?;
         drop(file);
-        Self::append_to(path)
+        let journal = Self::append_to(path)?;
+        // The header reaches the disk with the first batch; until then a crash leaves a
+        // folder that `--resume` starts afresh, as one killed before its first match.
+        journal.syncer.request();
+        Ok(journal)
     }
 
     /// Open `path` to resume it: returns the journal (ready to append, with any partial last
@@ -210,13 +210,16 @@ impl Journal {
             .append(true)
             .open(path)
             .map_err(io(path))?;
+        let syncer = Syncer::start(file.try_clone().map_err(io(path))?).map_err(io(path))?;
         Ok(Journal {
             path: path.to_path_buf(),
+            syncer,
             writer: Mutex::new(Writer {
                 file,
                 unsynced: 0,
                 last_sync: Instant::now(),
                 error: None,
+                digests: BTreeMap::new(),
             }),
             busy_ns: AtomicU64::new(0),
         })
@@ -237,38 +240,133 @@ impl Journal {
     }
 
     fn append_line<R: Serialize>(&self, index: usize, record: &R) {
-        let line = serde_json::to_vec(&LineOut { index, record }).map(|mut l| {
-            l.push(b'\n');
-            l
-        });
+        // `{"match":N,"record":<the record's JSON>}`: the record's bytes are those its digest
+        // is taken over, so the digest costs a hash and no second serialisation.
+        let mut line = format!("{{\"match\":{index},\"record\":").into_bytes();
+        let start = line.len();
+        let written = serde_json::to_writer(&mut line, record);
+        let digest = super::receipt::digest_json(&line[start..]);
+        line.extend_from_slice(b"}\n");
         let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
         if w.error.is_some() {
             return;
         }
-        let written = line
+        let written = written
             .map_err(std::io::Error::from)
-            .and_then(|l| w.file.write_all(&l));
+            .and_then(|()| w.file.write_all(&line));
         if let Err(e) = written {
             w.error = Some(e);
             return;
         }
+        w.digests.insert(index, digest);
         w.unsynced += 1;
         if w.unsynced >= BATCH_LINES || w.last_sync.elapsed() >= BATCH_TIME {
-            if let Err(e) = w.file.sync_data() {
-                w.error = Some(e);
-            }
             w.unsynced = 0;
             w.last_sync = Instant::now();
+            self.syncer.request();
         }
     }
 
-    /// Sync what is left and report the first failure, if any.
-    pub fn finish(self) -> Result<(), JournalError> {
-        let w = self.writer.into_inner().unwrap_or_else(|e| e.into_inner());
-        if let Some(e) = w.error {
-            return Err(io(&self.path)(e));
+    /// Sync what is left and report the first failure, if any. Returns the digest (see
+    /// [`super::receipt::digest`]) of every record appended, by match index.
+    pub fn finish(self) -> Result<BTreeMap<usize, String>, JournalError> {
+        let Journal {
+            path,
+            syncer,
+            writer,
+            ..
+        } = self;
+        let synced = syncer.stop();
+        let w = writer.into_inner().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = w.error.or(synced.err()) {
+            return Err(io(&path)(e));
         }
-        w.file.sync_all().map_err(io(&self.path))
+        w.file.sync_all().map_err(io(&path))?;
+        Ok(w.digests)
+    }
+}
+
+/// The thread that fsyncs the journal when a batch asks for it, so that the workers appending
+/// never wait for the disk (an fsync takes milliseconds; an append, microseconds).
+struct Syncer {
+    shared: std::sync::Arc<(Mutex<SyncState>, std::sync::Condvar)>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+#[derive(Default)]
+struct SyncState {
+    /// A batch asked for an fsync since the last one began.
+    wanted: bool,
+    /// The journal is finished: sync what was asked and stop.
+    stop: bool,
+    /// The first failed fsync.
+    error: Option<std::io::Error>,
+}
+
+impl Syncer {
+    /// Start the thread, syncing `file` (the journal's, another handle on it).
+    fn start(file: File) -> std::io::Result<Syncer> {
+        let shared =
+            std::sync::Arc::new((Mutex::new(SyncState::default()), std::sync::Condvar::new()));
+        let theirs = std::sync::Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name("koth-journal-sync".into())
+            .spawn(move || {
+                let (state, wake) = &*theirs;
+                let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+                loop {
+                    if s.wanted {
+                        s.wanted = false;
+                        drop(s);
+                        let synced = file.sync_data();
+                        s = state.lock().unwrap_or_else(|e| e.into_inner());
+                        if let Err(e) = synced {
+                            s.error.get_or_insert(e);
+                        }
+                    } else if s.stop {
+                        return;
+                    } else {
+                        s = wake.wait(s).unwrap_or_else(|e| e.into_inner());
+                    }
+                }
+            })?;
+        Ok(Syncer {
+            shared,
+            thread: Some(thread),
+        })
+    }
+
+    /// Ask for an fsync of everything written so far (it starts at once unless one is under
+    /// way, which then is followed by another).
+    fn request(&self) {
+        let (state, wake) = &*self.shared;
+        state.lock().unwrap_or_else(|e| e.into_inner()).wanted = true;
+        wake.notify_one();
+    }
+
+    /// Stop the thread (after any fsync asked for) and report the first failure.
+    fn stop(mut self) -> std::io::Result<()> {
+        self.halt();
+        let (state, _) = &*self.shared;
+        match state.lock().unwrap_or_else(|e| e.into_inner()).error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn halt(&mut self) {
+        let (state, wake) = &*self.shared;
+        state.lock().unwrap_or_else(|e| e.into_inner()).stop = true;
+        wake.notify_one();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Syncer {
+    fn drop(&mut self) {
+        self.halt();
     }
 }
 
@@ -355,13 +453,21 @@ mod tests {
         let j = Journal::create(&path, &Header::new(10, None)).unwrap();
         j.append(3, &"three".to_string());
         j.append(1, &"one".to_string());
-        j.finish().unwrap();
+        let digests = j.finish().unwrap();
+        // Each record's digest, as the receipt takes it.
+        assert_eq!(digests.len(), 2);
+        assert_eq!(digests[&3], crate::tournament::receipt::digest(&"three"));
         // A crash in the middle of a line.
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"{\"match\":7,\"reco").unwrap();
         drop(f);
         let (h, done) = read::<String>(&path).unwrap();
         assert_eq!(h.matches, 10);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains("\n{\"match\":3,\"record\":\"three\"}\n"),
+            "{text}"
+        );
         assert_eq!(done.keys().copied().collect::<Vec<_>>(), vec![1, 3]);
         let (j, _, done) = Journal::resume::<String>(&path).unwrap();
         assert_eq!(done.len(), 2);

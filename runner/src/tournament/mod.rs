@@ -8,10 +8,12 @@
 //! - [`results`]: the game-agnostic results (`results.json`: bots, scores, every match's
 //!   participants and scores, void matches), the leaderboard and the manifest;
 //! - [`archive`]: the archive folder, written whole whatever bots left behind;
+//! - [`container`]: `matches.zip`, the one file holding every match's logs and scratch;
 //! - [`journal`]: every finished match appended as it finishes, for `--resume` and shards;
 //! - [`receipt`]: the hash over a run's manifest and results that `koth verify` checks.
 
 pub mod archive;
+pub mod container;
 pub mod journal;
 pub mod leaderboard;
 pub mod ratings;

@@ -10,6 +10,7 @@
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 
 /// The version of the receipt's canonical text.
 pub const RECEIPT_SCHEMA: &str = "koth-receipt/1";
@@ -18,7 +19,24 @@ pub const RECEIPT_SCHEMA: &str = "koth-receipt/1";
 pub fn digest<R: Serialize>(record: &R) -> String {
     // Serialising plain data to a Vec cannot fail; an empty digest would fail verification.
     let bytes = serde_json::to_vec(record).unwrap_or_default();
-    hex::encode(Sha256::digest(&bytes))
+    digest_json(&bytes)
+}
+
+/// The digest of a record already serialised (`serde_json::to_vec` of it): what [`digest`]
+/// gives for that record. The journal takes it from the bytes it writes.
+pub fn digest_json(json: &[u8]) -> String {
+    hex::encode(Sha256::digest(json))
+}
+
+/// Every record's digest, in order: those in `known` (by match index, as the journal took
+/// them) as they are, the others computed on every core.
+pub fn digests<R: Serialize + Sync>(records: &[R], known: &BTreeMap<usize, String>) -> Vec<String> {
+    use rayon::prelude::*;
+    records
+        .par_iter()
+        .enumerate()
+        .map(|(i, r)| known.get(&i).cloned().unwrap_or_else(|| digest(r)))
+        .collect()
 }
 
 /// The receipt over a manifest, standings and match entries, given as JSON values.

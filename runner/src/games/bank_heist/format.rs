@@ -6,10 +6,9 @@ use super::rules::{Tournament, Variant};
 use crate::games::Game;
 use crate::games::Player;
 use crate::sandbox::Limits;
-use crate::tournament::archive::{Archive, ArchiveError};
+use crate::tournament::archive::{Archive, ArchiveError, MatchFiles};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
 use crate::tournament::ratings::MIN_MATCHES;
-use crate::tournament::receipt::digest;
 use crate::tournament::results::{rate, standings, write_common, MatchUnit, Results};
 use crate::tournament::store::Identity;
 use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
@@ -229,16 +228,13 @@ impl crate::games::Game for BankHeist {
         names: Vec<String>,
         opts: &BankHeistOptions,
         records: Vec<TournamentRecord>,
+        digests: Vec<String>,
     ) -> BankHeistRun {
         let summaries: Vec<MatchSummary> = self::plan(opts)
             .iter()
             .zip(&records)
             .map(|(p, r)| summarize(p, r))
             .collect();
-        let digests = {
-            use rayon::prelude::*;
-            records.par_iter().map(digest).collect()
-        };
         let mut leaderboard = standings(&names, &summaries, Columns::credits());
         let unit = MatchUnit {
             one: "tournament".into(),
@@ -303,7 +299,8 @@ struct TournamentDetail<'a> {
 }
 
 /// Write the archive: manifest, results, leaderboard, the structured log
-/// (`invocations.jsonl`) and one human log per tournament (`logs/tournament-N.log`).
+/// (`invocations.jsonl`) and in `matches.zip` one human log per tournament
+/// (`logs/tournament-N.log`).
 pub fn write_archive(
     r: &BankHeistRun,
     manifest: &Manifest,
@@ -353,15 +350,28 @@ pub fn write_archive(
             tournaments,
         },
     );
-    write_common(archive, manifest, &r.leaderboard, results)?;
-    archive.write_jsonl("invocations.jsonl", r.records.iter().flat_map(|t| &t.log))?;
-    for t in &r.records {
-        archive.write(
-            &format!("logs/tournament-{}.log", t.index),
-            t.human_log.as_bytes(),
-        )?;
-    }
-    Ok(())
+    // The summing up and the per-match container go side by side (each on every core).
+    let (summed_up, per_match) = rayon::join(
+        || -> Result<(), ArchiveError> {
+            write_common(archive, manifest, &r.leaderboard, results)?;
+            // A tournament's log is long (every game of it): serialised in pieces.
+            let pieces: Vec<&[super::driver::InvocationRecord]> =
+                r.records.iter().flat_map(|t| t.log.chunks(1024)).collect();
+            archive.write_jsonl_chunks("invocations.jsonl", &pieces, |p| p.iter())
+        },
+        || {
+            let mut files = MatchFiles::with_capacity(r.records.len());
+            for t in &r.records {
+                files.file(
+                    format!("logs/tournament-{}.log", t.index),
+                    t.human_log.as_bytes(),
+                )?;
+            }
+            archive.write_matches(&files)
+        },
+    );
+    summed_up?;
+    per_match
 }
 
 #[cfg(test)]

@@ -6,15 +6,13 @@ use crate::games::Game;
 use crate::games::Player;
 use crate::sandbox::vfs::SnapshotEntry;
 use crate::sandbox::{Limits, Vfs, VfsLimits};
-use crate::tournament::archive::{Archive, ArchiveError};
+use crate::tournament::archive::{Archive, ArchiveError, MatchFiles};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
 use crate::tournament::ratings::MIN_MATCHES;
-use crate::tournament::receipt::digest;
 use crate::tournament::results::{head_to_head, rate, standings, write_common, MatchUnit, Results};
 use crate::tournament::store::Identity;
 use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 pub use crate::tournament::BotEntry;
@@ -364,12 +362,9 @@ impl crate::games::Game for Coup {
         names: Vec<String>,
         opts: &CoupOptions,
         played: Vec<Played>,
+        digests: Vec<String>,
     ) -> CoupTournament {
         let pairings = schedule(names.len(), opts.rounds);
-        let digests = {
-            use rayon::prelude::*;
-            played.par_iter().map(digest).collect()
-        };
         let summaries: Vec<MatchSummary> = pairings
             .iter()
             .zip(&played)
@@ -460,8 +455,9 @@ struct LogLine<'a> {
     invocation: &'a super::driver::InvocationRecord,
 }
 
-/// Write the archive: manifest, results, leaderboard, histories, human logs, structured log,
-/// and the scratch bots left. Byte-identical for identical tournaments.
+/// Write the archive: manifest, results, leaderboard, the structured log, and in
+/// `matches.zip` each game's human log and history (`logs/<game>.log`, `histories/<game>.txt`,
+/// in game order) then the scratch bots left. Byte-identical for identical tournaments.
 pub fn write_archive(
     t: &CoupTournament,
     manifest: &Manifest,
@@ -490,45 +486,39 @@ pub fn write_archive(
         &t.digests,
         Detail { games },
     );
-    // The per-match files cost the filesystem's latency, the rest the CPU (serialising): the
-    // two go side by side.
+    // The summing up and the per-match container go side by side (each on every core).
     let (summed_up, per_match) = rayon::join(
         || -> Result<(), ArchiveError> {
             write_common(archive, manifest, &t.leaderboard, results)?;
             if let Some(table) = head_to_head(&t.names, &t.summaries) {
                 archive.write("head-to-head.txt", table.as_bytes())?;
             }
-            archive.write_jsonl(
-                "invocations.jsonl",
-                t.records.iter().enumerate().flat_map(|(g, r)| {
-                    r.log.iter().map(move |inv| LogLine {
-                        game: g,
-                        file: &r.file_name,
-                        invocation: inv,
-                    })
-                }),
-            )
+            let games: Vec<(usize, &GameRecord)> = t.records.iter().enumerate().collect();
+            archive.write_jsonl_chunks("invocations.jsonl", &games, |&(g, r)| {
+                r.log.iter().map(move |inv| LogLine {
+                    game: g,
+                    file: &r.file_name,
+                    invocation: inv,
+                })
+            })
         },
         || {
-            let mut files: Vec<(String, Cow<'_, [u8]>)> = Vec::with_capacity(2 * t.records.len());
+            let mut files = MatchFiles::with_capacity(2 * t.records.len());
             for r in &t.records {
+                let stem = r.file_name.trim_end_matches(".txt");
                 let mut log = r.human_log.join("\n");
                 log.push('\n');
-                files.push((
-                    format!("histories/{}", r.file_name),
-                    Cow::Borrowed(r.history.as_bytes()),
-                ));
-                files.push((
-                    format!("logs/{}.log", r.file_name.trim_end_matches(".txt")),
-                    Cow::Owned(log.into_bytes()),
-                ));
+                files.file(format!("logs/{stem}.log"), log.into_bytes())?;
+                files.file(format!("histories/{}", r.file_name), r.history.as_bytes())?;
             }
-            archive.write_all(&files)
+            for (owner, entries) in &t.scratch {
+                files.scratch(owner, entries)?;
+            }
+            archive.write_matches(&files)
         },
     );
     summed_up?;
-    per_match?;
-    archive.write_scratch(&t.scratch)
+    per_match
 }
 
 /// Convenience for callers that only need the forfeit kinds.
