@@ -389,12 +389,6 @@ fn build_components(
             .arg(target_dir)
             .stderr(Stdio::inherit());
         scrub_outer_cargo_env(&mut cmd);
-        // A component is a workspace of its own, so its path dependencies (the guest SDK, the
-        // rules) and its registry dependencies are compiled under their absolute paths, which
-        // panic messages keep: the same sources would give another module, and another
-        // SHA-256, in every checkout and on every machine. Both prefixes are named alike
-        // everywhere instead.
-        cmd.env("CARGO_ENCODED_RUSTFLAGS", remapped_paths(workspace));
         let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
         if !status.success() {
             return Err(format!(
@@ -413,19 +407,6 @@ fn build_components(
         names.push(name.to_string());
     }
     Ok(names)
-}
-
-/// rustc flags (as `CARGO_ENCODED_RUSTFLAGS`) that name the checkout `/koth` and cargo's home
-/// `/cargo` in what a build records of its source paths.
-fn remapped_paths(workspace: &Path) -> String {
-    let cargo_home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
-    let mut flags = vec![format!("--remap-path-prefix={}=/koth", workspace.display())];
-    if let Some(home) = cargo_home {
-        flags.push(format!("--remap-path-prefix={}=/cargo", home.display()));
-    }
-    flags.join("\x1f")
 }
 
 /// Is the wasm target's standard library installed for the rustc cargo uses?
