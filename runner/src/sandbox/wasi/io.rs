@@ -2,7 +2,7 @@
 
 use super::abi::*;
 use super::fds::Fd;
-use super::mem::Mem;
+use super::mem::{Iovecs, Mem};
 use super::state::{CallResult, Fail, HostState, Stop, IOVEC_FUEL};
 use crate::sandbox::errno::Errno;
 use crate::sandbox::vfs::{FileType, NodeId, Stat};
@@ -31,7 +31,7 @@ pub(crate) fn write_filestat(mem: &mut Mem, ptr: u32, s: &Stat) -> Result<(), Er
 
 /// The iovecs of a read or write, paid for one by one: a thousand empty ones cost the host
 /// as much work as a thousand short ones.
-fn iovecs(st: &mut HostState, mem: &Mem, ptr: u32, count: u32) -> Result<Vec<(u32, u32)>, Errno> {
+fn iovecs(st: &mut HostState, mem: &Mem, ptr: u32, count: u32) -> Result<Iovecs, Errno> {
     st.charge_fuel(u64::from(count.min(MAX_IOVECS + 1)) * IOVEC_FUEL);
     mem.iovecs(ptr, count)
 }
@@ -233,7 +233,7 @@ pub(crate) fn fd_read(
         Fd::Stdin => {
             st.fds.need(fd, RIGHT_FD_READ)?;
             let mut total = 0u64;
-            for &(p, l) in &list {
+            for &(p, l) in list.iter() {
                 let rest = &st.stdin[st.stdin_pos..];
                 let k = rest.len().min(l as usize);
                 mem.slice_mut(p, k as u32)?.copy_from_slice(&rest[..k]);

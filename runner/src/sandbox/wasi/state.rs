@@ -187,8 +187,9 @@ pub(crate) struct HostState {
     pub fds: FdTable,
     /// Seed of the `random_get` stream.
     pub seed: [u8; 32],
-    /// The stream, made at the first `random_get` (most bots never call it).
-    pub rng: Option<ChaCha12Rng>,
+    /// The stream, made at the first `random_get` (most bots never call it); boxed, so that
+    /// its 320 bytes are not moved in and out of every store.
+    pub rng: Option<Box<ChaCha12Rng>>,
     /// Virtual monotonic time at the start of the invocation.
     pub clock_start_ns: u64,
     /// Virtual time added by sleeps (`poll_oneoff` on clocks returns at once).
@@ -232,7 +233,8 @@ impl HostState {
     /// The invocation's random stream.
     pub fn rng(&mut self) -> &mut ChaCha12Rng {
         let seed = self.seed;
-        self.rng.get_or_insert_with(|| ChaCha12Rng::from_seed(seed))
+        self.rng
+            .get_or_insert_with(|| Box::new(ChaCha12Rng::from_seed(seed)))
     }
 
     /// The virtual directory with its clock set to now, or `EBADF` if this bot has none.
