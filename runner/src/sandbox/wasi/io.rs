@@ -129,17 +129,22 @@ fn write_to(
             st.fds.need(fd, RIGHT_FD_WRITE | positioned)?;
             let data = gather(mem, iovs, cap)?;
             let fs = st.fs_now()?;
+            let old_len = fs.file_len(node)?;
             // In append mode every write goes to the end, `fd_pwrite` too (its offset is
             // ignored, as Linux's `pwrite` does, hence wasmtime-wasi; found by tests/wasi-diff).
             let offset = match at {
-                _ if append => fs.file_len(node)?,
+                _ if append => old_len,
                 Some(off) => off,
                 None => pos,
             };
-            let old_len = fs.file_len(node)?;
             let n = fs.write_at(node, offset, &data)? as u64;
-            // A write past the end zero-fills the gap: charge for every byte it made.
-            let grown = fs.file_len(node)?.saturating_sub(old_len);
+            // A write past the end zero-fills the gap: charge for every byte it made (a
+            // write of nothing changes nothing, even past the end).
+            let grown = if n == 0 {
+                0
+            } else {
+                offset.saturating_add(n).saturating_sub(old_len)
+            };
             if at.is_none() {
                 if let Fd::File { pos, .. } = st.fds.get_mut(fd)? {
                     *pos = offset + n;
