@@ -128,13 +128,16 @@ pub(crate) struct Argv {
 }
 
 impl Argv {
-    /// An empty argv with room for `count` arguments of `bytes` bytes in all (NULs not
-    /// counted).
-    pub fn with_capacity(count: usize, bytes: usize) -> Self {
-        Argv {
-            bytes: Vec::with_capacity(bytes + count),
-            starts: Vec::with_capacity(count),
-        }
+    /// Empty it, keeping its memory for the next invocation's argv.
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.starts.clear();
+    }
+
+    /// Make room for `count` more arguments of `bytes` bytes in all (NULs not counted).
+    pub fn reserve(&mut self, count: usize, bytes: usize) {
+        self.bytes.reserve(bytes + count);
+        self.starts.reserve(count);
     }
 
     /// Append one argument.
