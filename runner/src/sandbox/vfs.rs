@@ -401,6 +401,26 @@ impl Node {
     }
 }
 
+/// Make room for `new_len` bytes in a file's buffer (`Nospc` if the host has none), growing
+/// it as `Vec` grows today: at least double, at least what is needed, at least 8 bytes.
+///
+/// Written out because fuel charges each growth ([`Vfs::write_at`], [`Vfs::set_len`]): when
+/// a file grows must not change with the standard library's policy. And a fresh buffer, not
+/// a `realloc`: glibc's realloc of a small buffer left a fragment in a fast bin, which the
+/// next store's allocation then had to consolidate, in every invocation that appends to a
+/// file.
+fn grow(content: &mut Vec<u8>, new_len: usize) -> VfsResult<()> {
+    if new_len <= content.capacity() {
+        return Ok(());
+    }
+    let cap = new_len.max(content.capacity().saturating_mul(2)).max(8);
+    let mut grown = Vec::new();
+    grown.try_reserve_exact(cap).map_err(|_| Errno::Nospc)?;
+    grown.extend_from_slice(content);
+    *content = grown;
+    Ok(())
+}
+
 /// Quota charge of a file of `len` bytes, `host_len` of which may be exempt.
 fn file_charge(len: u64, host_len: Option<u64>) -> u64 {
     len.saturating_sub(host_len.unwrap_or(0))
@@ -953,9 +973,7 @@ impl Vfs {
             // Growing the buffer may copy what it holds.
             self.work.add(content.len() as u64 * cost::BYTE);
         }
-        content
-            .try_reserve(new_len - content.len())
-            .map_err(|_| Errno::Nospc)?;
+        grow(content, new_len)?;
         if start >= content.len() {
             content.resize(start, 0);
             content.extend_from_slice(data);
@@ -992,9 +1010,7 @@ impl Vfs {
                 // Growing the buffer may copy what it holds.
                 self.work.add(content.len() as u64 * cost::BYTE);
             }
-            content
-                .try_reserve(new_len - content.len())
-                .map_err(|_| Errno::Nospc)?;
+            grow(content, new_len)?;
             content.resize(new_len, 0);
         } else {
             content.truncate(new_len);
@@ -2503,6 +2519,24 @@ mod tests {
         ));
         assert_eq!(big.file_len(g), Ok(0));
         check_invariants(&big);
+    }
+
+    #[test]
+    fn file_buffers_grow_by_koths_own_policy() {
+        // Fuel charges each growth: when a buffer grows is fixed here, not by the standard
+        // library (whose policy this is today, so fuel did not change when it was written out).
+        let mut data = Vec::new();
+        let mut caps = Vec::new();
+        for len in [1, 8, 9, 17, 100, 101] {
+            grow(&mut data, len).unwrap();
+            data.resize(len, 7);
+            caps.push(data.capacity());
+        }
+        assert_eq!(caps, [8, 8, 16, 32, 100, 200]);
+        assert!(data.iter().all(|&b| b == 7));
+        let mut exact = b"0123456789abcd".to_vec();
+        grow(&mut exact, 15).unwrap();
+        assert_eq!((exact.capacity(), &exact[..]), (28, &b"0123456789abcd"[..]));
     }
 
     #[test]
