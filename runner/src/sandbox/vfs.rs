@@ -842,9 +842,9 @@ impl Vfs {
     /// [`Vfs::lookup`] with `opts.follow`, except for an exclusive create, would find): its
     /// error refuses the open before anything is created or truncated.
     ///
-    /// The path is resolved once, but its work is charged twice: this stands for the lookup
-    /// and the open WASI's `path_open` made before, and fuel must not change with the host's
-    /// shortcuts.
+    /// The path is resolved once, but its work is charged as the lookup and the open that
+    /// WASI's `path_open` made before: once when `inspect` refuses (the open was never
+    /// reached), twice otherwise. Fuel must not change with the host's shortcuts.
     pub fn open_inspected(
         &mut self,
         dir: NodeId,
@@ -854,12 +854,14 @@ impl Vfs {
     ) -> VfsResult<NodeId> {
         let mut work = 0u64;
         let r = self.walk_counted(dir, path, Self::open_follows(path, opts), &mut work);
-        self.work.add(work.saturating_mul(2));
-        let r = r?;
-        if let Some(id) = r.node {
-            inspect(self, id)?;
+        // The lookup's walk.
+        self.work.add(work);
+        if let Ok(Resolved { node: Some(id), .. }) = &r {
+            inspect(self, *id)?;
         }
-        self.open_resolved(path, r, opts)
+        // The open's walk: the same path from the same tree, so the same work and result.
+        self.work.add(work);
+        self.open_resolved(path, r?, opts)
     }
 
     /// Whether opening `path` follows a final symlink.
@@ -1952,6 +1954,44 @@ mod tests {
         // A failed change is paid for all the same.
         assert_eq!(v.mkdir(Vfs::ROOT, b"f"), Err(Errno::Exist));
         assert!(v.take_work() > 0);
+    }
+
+    #[test]
+    fn an_inspected_open_costs_what_a_lookup_and_an_open_did() {
+        // `path_open` once looked a path up, then opened it: one walk when the look refused
+        // the open, two otherwise. Its shortcut must not change fuel.
+        let mut v = vfs();
+        v.mkdir(Vfs::ROOT, b"d").unwrap();
+        put(&mut v, "d/f", b"x");
+        symlink(&mut v, "d/f", "l");
+        for (path, opts) in [
+            ("l", PLAIN),
+            ("d/f", CREATE),
+            ("d/new", CREATE),
+            ("nope/f", PLAIN),
+            ("d/f/", PLAIN),
+        ] {
+            let p = path.as_bytes();
+            v.take_work();
+            let looked = v.lookup(Vfs::ROOT, p, Vfs::open_follows(p, opts));
+            let lookup = v.take_work();
+            let mut a = v.clone();
+            let plain = a.open(Vfs::ROOT, p, opts);
+            let open = a.take_work();
+            let mut b = v.clone();
+            let inspected = b.open_inspected(Vfs::ROOT, p, opts, |_, _| Ok(()));
+            assert_eq!(inspected, plain, "{path}");
+            assert_eq!(b.take_work(), lookup + open, "{path}");
+            let mut c = v.clone();
+            let refused = c.open_inspected(Vfs::ROOT, p, opts, |_, _| Err(Errno::Perm));
+            let expected = if looked.is_ok() {
+                lookup
+            } else {
+                lookup + open
+            };
+            assert_eq!(c.take_work(), expected, "{path}: {refused:?}");
+            assert_eq!(refused.is_err(), looked.is_ok() || plain.is_err(), "{path}");
+        }
     }
 
     // ---- path resolution -------------------------------------------------------------
