@@ -10,6 +10,7 @@ use super::wasi::fds::FdTable;
 use super::wasi::state::{Argv, HostState, Limiter, Stop};
 use super::{Bot, Code, Entry, ModuleCode};
 use serde::{Deserialize, Serialize};
+use std::cell::Cell;
 use wasmtime::{Instance, Store, Trap};
 
 /// What one invocation gets: everything the bot can observe besides its directory.
@@ -71,7 +72,17 @@ impl Bot {
                 .chain(code.lead_args.iter().map(Vec::as_slice))
                 .chain(inv.args.iter().map(Vec::as_slice))
         };
-        let mut args = Argv::with_capacity(
+        let (mut args, fds) = match SPARE.with(Cell::take) {
+            Some(spare) => (
+                spare.args,
+                spare.fds.reuse(with_fs, Vfs::ROOT, limits.open_fds),
+            ),
+            None => (
+                Argv::default(),
+                FdTable::new(with_fs, Vfs::ROOT, limits.open_fds),
+            ),
+        };
+        args.reserve(
             inv.args.len() + code.lead_args.len() + 1,
             argv().map(<[u8]>::len).sum(),
         );
@@ -98,7 +109,7 @@ impl Bot {
             // Work the host did on the tree between invocations is not the guest's to pay.
             fs.take_work();
         }
-        let state = host_state(inv, args, fs, with_fs);
+        let state = host_state(inv, args, fds, fs);
         let mut store = Store::new(code.pre.module().engine(), state);
         store.limiter(|s| &mut s.limiter);
         let (outcome, instance) = run(code, &mut store, limits);
@@ -111,6 +122,14 @@ impl Bot {
             fs.let_go_all();
             *d = fs;
         }
+        let mut args = state.args;
+        args.clear();
+        SPARE.with(|s| {
+            s.set(Some(Spare {
+                args,
+                fds: state.fds,
+            }))
+        });
         let report = Report {
             outcome,
             fuel_used,
@@ -122,14 +141,22 @@ impl Bot {
     }
 }
 
-/// The store's data for one invocation of a core module: `args` is its whole argv, `fs` its
-/// directory.
-pub(crate) fn host_state(
-    inv: &Invocation,
+/// What the last invocation on this thread finished with, emptied, for the next one: its
+/// argv and descriptor table. Allocating and freeing them every time was a measurable share
+/// of a small bot's invocation. Holds at most the largest argv and the most descriptors a
+/// limit allows.
+struct Spare {
     args: Argv,
-    fs: Option<Vfs>,
-    with_fs: bool,
-) -> HostState {
+    fds: FdTable,
+}
+
+thread_local! {
+    static SPARE: Cell<Option<Spare>> = const { Cell::new(None) };
+}
+
+/// The store's data for one invocation of a core module: `args` is its whole argv, `fds` its
+/// descriptor table, `fs` its directory.
+pub(crate) fn host_state(inv: &Invocation, args: Argv, fds: FdTable, fs: Option<Vfs>) -> HostState {
     let limits = inv.limits;
     HostState {
         limiter: Limiter {
@@ -147,7 +174,7 @@ pub(crate) fn host_state(
         stderr: Vec::new(),
         stderr_dropped: 0,
         fs,
-        fds: FdTable::new(with_fs, Vfs::ROOT, limits.open_fds),
+        fds,
         seed: inv.seed,
         rng: None,
         clock_start_ns: inv.clock_start_ns,

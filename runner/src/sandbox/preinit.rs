@@ -9,6 +9,7 @@
 
 use super::invoke::{host_state, Invocation, Report};
 use super::vfs::{ReadOnlyLayer, Vfs, VfsLimits};
+use super::wasi::fds::FdTable;
 use super::wasi::state::{Argv, HostState};
 use super::{Bot, Code, Entry, ModuleCode, Sandbox};
 use std::future::Future;
@@ -119,7 +120,15 @@ impl Resume {
             clock_start_ns: 0,
             limits: super::Limits::default(),
         };
-        let mut store = Store::new(&sb.engine, host_state(&inv, Argv::default(), None, false));
+        let mut store = Store::new(
+            &sb.engine,
+            host_state(
+                &inv,
+                Argv::default(),
+                FdTable::new(false, Vfs::ROOT, inv.limits.open_fds),
+                None,
+            ),
+        );
         store.limiter(|s| &mut s.limiter);
         let _ = store.set_fuel(0);
         let instance = pre

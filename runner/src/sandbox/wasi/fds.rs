@@ -61,7 +61,21 @@ impl FdTable {
     /// Stdio, plus the root directory as fd 3 when the bot has a directory.
     pub fn new(with_root: bool, root: NodeId, max_open: u32) -> Self {
         // Room for the files a bot usually opens, so that opening one does not reallocate.
-        let mut slots = Vec::with_capacity(8);
+        Self::renew(Vec::with_capacity(8), with_root, root, max_open)
+    }
+
+    /// [`FdTable::new`] in the memory of a table an earlier invocation finished with.
+    pub fn reuse(self, with_root: bool, root: NodeId, max_open: u32) -> Self {
+        Self::renew(self.slots, with_root, root, max_open)
+    }
+
+    fn renew(
+        mut slots: Vec<Option<(Fd, Meta)>>,
+        with_root: bool,
+        root: NodeId,
+        max_open: u32,
+    ) -> Self {
+        slots.clear();
         slots.extend([
             Some((Fd::Stdin, Meta::stdio())),
             Some((Fd::Stdout, Meta::stdio())),

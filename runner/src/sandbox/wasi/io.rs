@@ -2,7 +2,7 @@
 
 use super::abi::*;
 use super::fds::Fd;
-use super::mem::Mem;
+use super::mem::{Iovecs, Mem};
 use super::state::{CallResult, Fail, HostState, Stop, IOVEC_FUEL};
 use crate::sandbox::errno::Errno;
 use crate::sandbox::vfs::{FileType, NodeId, Stat};
@@ -31,7 +31,7 @@ pub(crate) fn write_filestat(mem: &mut Mem, ptr: u32, s: &Stat) -> Result<(), Er
 
 /// The iovecs of a read or write, paid for one by one: a thousand empty ones cost the host
 /// as much work as a thousand short ones.
-fn iovecs(st: &mut HostState, mem: &Mem, ptr: u32, count: u32) -> Result<Vec<(u32, u32)>, Errno> {
+fn iovecs(st: &mut HostState, mem: &Mem, ptr: u32, count: u32) -> Result<Iovecs, Errno> {
     st.charge_fuel(u64::from(count.min(MAX_IOVECS + 1)) * IOVEC_FUEL);
     mem.iovecs(ptr, count)
 }
@@ -129,17 +129,22 @@ fn write_to(
             st.fds.need(fd, RIGHT_FD_WRITE | positioned)?;
             let data = gather(mem, iovs, cap)?;
             let fs = st.fs_now()?;
+            let old_len = fs.file_len(node)?;
             // In append mode every write goes to the end, `fd_pwrite` too (its offset is
             // ignored, as Linux's `pwrite` does, hence wasmtime-wasi; found by tests/wasi-diff).
             let offset = match at {
-                _ if append => fs.file_len(node)?,
+                _ if append => old_len,
                 Some(off) => off,
                 None => pos,
             };
-            let old_len = fs.file_len(node)?;
             let n = fs.write_at(node, offset, &data)? as u64;
-            // A write past the end zero-fills the gap: charge for every byte it made.
-            let grown = fs.file_len(node)?.saturating_sub(old_len);
+            // A write past the end zero-fills the gap: charge for every byte it made (a
+            // write of nothing changes nothing, even past the end).
+            let grown = if n == 0 {
+                0
+            } else {
+                offset.saturating_add(n).saturating_sub(old_len)
+            };
             if at.is_none() {
                 if let Fd::File { pos, .. } = st.fds.get_mut(fd)? {
                     *pos = offset + n;
@@ -233,7 +238,7 @@ pub(crate) fn fd_read(
         Fd::Stdin => {
             st.fds.need(fd, RIGHT_FD_READ)?;
             let mut total = 0u64;
-            for &(p, l) in &list {
+            for &(p, l) in list.iter() {
                 let rest = &st.stdin[st.stdin_pos..];
                 let k = rest.len().min(l as usize);
                 mem.slice_mut(p, k as u32)?.copy_from_slice(&rest[..k]);

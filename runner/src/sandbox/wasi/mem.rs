@@ -41,18 +41,52 @@ impl Mem<'_> {
     }
 
     /// The (pointer, length) pairs of an iovec array, checked against `max` entries.
-    pub fn iovecs(&self, ptr: u32, count: u32) -> Result<Vec<(u32, u32)>, Errno> {
+    pub fn iovecs(&self, ptr: u32, count: u32) -> Result<Iovecs, Errno> {
         if count > super::abi::MAX_IOVECS {
             return Err(Errno::Inval);
         }
         let raw = self.slice(ptr, count.checked_mul(8).ok_or(Errno::Fault)?)?;
-        Ok(raw
-            .chunks_exact(8)
-            .map(|c| {
-                let p = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                let l = u32::from_le_bytes([c[4], c[5], c[6], c[7]]);
-                (p, l)
-            })
-            .collect())
+        let pairs = raw.chunks_exact(8).map(|c| {
+            let p = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            let l = u32::from_le_bytes([c[4], c[5], c[6], c[7]]);
+            (p, l)
+        });
+        let mut list = Iovecs {
+            inline: [(0, 0); INLINE_IOVECS],
+            len: raw.len() / 8,
+            spilled: Vec::new(),
+        };
+        if list.len <= INLINE_IOVECS {
+            list.inline
+                .iter_mut()
+                .zip(pairs)
+                .for_each(|(slot, v)| *slot = v);
+        } else {
+            list.spilled = pairs.collect();
+        }
+        Ok(list)
+    }
+}
+
+/// Iovecs a read or write holds without allocating: programs pass one to three.
+const INLINE_IOVECS: usize = 8;
+
+/// An iovec array copied out of guest memory (the guest may pass the same memory as a
+/// buffer), read as a slice of (pointer, length) pairs.
+pub(crate) struct Iovecs {
+    inline: [(u32, u32); INLINE_IOVECS],
+    len: usize,
+    /// All of them, when there are more than fit inline.
+    spilled: Vec<(u32, u32)>,
+}
+
+impl std::ops::Deref for Iovecs {
+    type Target = [(u32, u32)];
+
+    fn deref(&self) -> &[(u32, u32)] {
+        match self.inline.get(..self.len) {
+            Some(list) => list,
+            None => &self.spilled,
+        }
     }
 }

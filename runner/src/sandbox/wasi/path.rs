@@ -100,35 +100,35 @@ pub(crate) fn path_open(
     }
     let exclusive = opts.create && opts.exclusive;
     // Decide the kind before creating or truncating anything, so a refused open changes nothing.
-    if let Ok(existing) = fs.lookup(dir, p, opts.follow && !exclusive) {
+    let node = fs.open_inspected(dir, p, opts, |fs, existing| {
         if exclusive {
-            return Err(Errno::Exist.into());
+            return Err(Errno::Exist);
         }
         match fs.stat(existing)?.file_type {
             // `O_CREAT` of an existing folder is `EISDIR`, as on Linux (hence wasmtime-wasi;
             // found by tests/wasi-diff).
-            FileType::Dir if opts.truncate || opts.create => return Err(Errno::Isdir.into()),
+            FileType::Dir if opts.truncate || opts.create => return Err(Errno::Isdir),
             // Asking for a directory and for the right to write it is a contradiction:
             // `EISDIR`, as wasmtime-wasi and POSIX `open(dir, O_DIRECTORY|O_RDWR)` say; the
             // requested right decides, whatever the parent passes on. Without `O_DIRECTORY`
             // rights stay a mask (a program that opens a name without knowing its kind may
             // pass on `FD_WRITE`): the folder opens, without that right.
             FileType::Dir if opts.directory && rights & RIGHT_FD_WRITE != 0 => {
-                return Err(Errno::Isdir.into())
+                return Err(Errno::Isdir)
             }
             // An unfollowed symlink cannot be opened, even as a directory: `ELOOP`, as
             // wasmtime-wasi says (found by tests/wasi-diff; Linux says `ENOTDIR` with
             // `O_DIRECTORY`).
-            FileType::Symlink => return Err(Errno::Loop.into()),
+            FileType::Symlink => return Err(Errno::Loop),
             _ => {}
         }
         // A file of the read-only layer opens for reading only: asking to write is refused
         // at the open, as a read-only mount does (`EROFS`, passed through by wasmtime-wasi).
         if fs.is_read_only(existing) && (write || opts.truncate) {
-            return Err(Errno::Rofs.into());
+            return Err(Errno::Rofs);
         }
-    }
-    let node = fs.open(dir, p, opts)?;
+        Ok(())
+    })?;
     // Rights are a mask: those that do not fit the kind of node are dropped, not refused.
     let (entry, meta) = match fs.stat(node)?.file_type {
         FileType::Dir => (

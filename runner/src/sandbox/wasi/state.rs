@@ -128,21 +128,25 @@ pub(crate) struct Argv {
 }
 
 impl Argv {
-    /// An empty argv with room for `count` arguments of `bytes` bytes in all (NULs not
-    /// counted).
-    pub fn with_capacity(count: usize, bytes: usize) -> Self {
-        Argv {
-            bytes: Vec::with_capacity(bytes + count),
-            starts: Vec::with_capacity(count),
-        }
+    /// Empty it, keeping its memory for the next invocation's argv.
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.starts.clear();
+    }
+
+    /// Make room for `count` more arguments of `bytes` bytes in all (NULs not counted).
+    pub fn reserve(&mut self, count: usize, bytes: usize) {
+        self.bytes.reserve(bytes + count);
+        self.starts.reserve(count);
     }
 
     /// Append one argument.
     pub fn push(&mut self, arg: &[u8]) {
         // Arguments are a few KiB at most (the game's protocol): offsets fit in u32.
         self.starts.push(self.bytes.len() as u32);
-        self.bytes.extend_from_slice(arg);
-        self.bytes.push(0);
+        // Byte by byte with its NUL, in one pass: most arguments are a few bytes, for which a
+        // call to memcpy cost more than the copy.
+        self.bytes.extend(arg.iter().copied().chain([0]));
     }
 
     /// Number of arguments.
@@ -187,8 +191,9 @@ pub(crate) struct HostState {
     pub fds: FdTable,
     /// Seed of the `random_get` stream.
     pub seed: [u8; 32],
-    /// The stream, made at the first `random_get` (most bots never call it).
-    pub rng: Option<ChaCha12Rng>,
+    /// The stream, made at the first `random_get` (most bots never call it); boxed, so that
+    /// its 320 bytes are not moved in and out of every store.
+    pub rng: Option<Box<ChaCha12Rng>>,
     /// Virtual monotonic time at the start of the invocation.
     pub clock_start_ns: u64,
     /// Virtual time added by sleeps (`poll_oneoff` on clocks returns at once).
@@ -232,7 +237,8 @@ impl HostState {
     /// The invocation's random stream.
     pub fn rng(&mut self) -> &mut ChaCha12Rng {
         let seed = self.seed;
-        self.rng.get_or_insert_with(|| ChaCha12Rng::from_seed(seed))
+        self.rng
+            .get_or_insert_with(|| Box::new(ChaCha12Rng::from_seed(seed)))
     }
 
     /// The virtual directory with its clock set to now, or `EBADF` if this bot has none.
