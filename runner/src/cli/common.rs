@@ -7,17 +7,16 @@ use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use koth::games::run::{self, Folder, Resume};
 use koth::games::{Finished, Game, Player};
 use koth::referee::record::is_referee_fault;
 use koth::sandbox::{Bot, Limits, Sandbox};
-use koth::tournament::archive::{Archive, MANIFEST};
+use koth::tournament::archive::Archive;
 use koth::tournament::journal::{Header, JOURNAL};
 use koth::tournament::leaderboard::Leaderboard;
-use koth::tournament::receipt::digests;
 use koth::tournament::results::head_to_head;
-use koth::tournament::store::{run_key, Reuse, Store};
-use koth::tournament::{BotEntry, Journal, Manifest, MatchSummary, RefereeEntry, RunPlan, Shard};
-use std::collections::BTreeMap;
+use koth::tournament::store::Store;
+use koth::tournament::{MatchSummary, RefereeEntry, RunPlan, Shard};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -188,26 +187,6 @@ pub(crate) fn load_bots(
     Ok(bots)
 }
 
-/// The manifest of a run of `game` (played by `referee`, for a plugin) with these bots
-/// (loaded from `paths`) and options.
-pub(crate) fn manifest<O>(
-    game: &str,
-    referee: Option<RefereeEntry>,
-    bots: &[Arc<Bot>],
-    paths: &[PathBuf],
-    options: O,
-    sandbox: &Sandbox,
-) -> Manifest<O> {
-    Manifest {
-        game: game.into(),
-        koth_version: env!("CARGO_PKG_VERSION").into(),
-        bots: manifest_bots(bots, paths),
-        options,
-        engine: sandbox.settings().clone(),
-        referee,
-    }
-}
-
 /// What a run plays: the game, with its referee's manifest entry for a plugin.
 pub(crate) struct Run<'a, G> {
     /// The game.
@@ -236,14 +215,18 @@ pub(crate) fn play<G: Game>(
     } = run;
     let phases = &setup.phases;
     phases.mark("load");
-    let manifest = manifest(game.name(), referee, bots, paths, opts, &setup.sandbox);
+    let files = paths.iter().map(|p| {
+        p.file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    });
+    let manifest = run::manifest(game.name(), referee, bots, files, opts, &setup.sandbox);
     let total = game.match_count(bots.len(), &manifest.options);
     let header = Header::new(total, args.shard);
     let journal_path = out.join(JOURNAL);
-    let resumable = args.resume && journal_started(&journal_path);
-    if args.resume && !resumable {
+    if args.resume && !run::journal_started(&journal_path) {
         if out.join("results.json").is_file() && !journal_path.exists() {
-            same_manifest(out, &manifest)?;
+            run::same_run(out, &manifest)?;
             println!(
                 "{} holds a finished archive of this run: nothing to resume",
                 out.display()
@@ -254,32 +237,16 @@ pub(crate) fn play<G: Game>(
         // Killed before its first match was journaled (or never started): start it afresh.
         eprintln!("{}: nothing played yet; starting the run", out.display());
     }
-    let (archive, journal, done) = if resumable {
-        let archive = Archive::open(out)?;
-        same_manifest(out, &manifest)?;
-        let (journal, started, done) = Journal::resume::<G::Record>(&journal_path)?;
-        if started != header {
-            bail!(
-                "{} was started as {}, not {}: resume it with the same --shard",
-                out.display(),
-                shard_name(started.shard),
-                shard_name(args.shard)
-            );
-        }
-        (archive, journal, done)
+    let resume = if args.resume {
+        Resume::Same
     } else {
-        if args.resume {
-            // What a run killed this early left: a manifest and at most a partial header.
-            let _ = std::fs::remove_file(&journal_path);
-        }
-        let archive = archive(out)?;
-        archive.write_json(MANIFEST, &manifest)?;
-        (
-            archive,
-            Journal::create(&journal_path, &header)?,
-            BTreeMap::new(),
-        )
+        Resume::Never
     };
+    let Folder {
+        archive,
+        journal,
+        done,
+    } = Folder::prepare(out, &manifest, &header, resume)?;
     phases.mark("prepare folder");
     let owned = header.owned();
     if !done.is_empty() {
@@ -295,18 +262,7 @@ pub(crate) fn play<G: Game>(
         .map(Store::open)
         .transpose()
         .context("--reuse")?;
-    let reuse = store.as_ref().map(|st| {
-        let json = serde_json::to_value(&manifest).unwrap_or_default();
-        Reuse::new(
-            st,
-            run_key(&json, game.round_count_field()),
-            manifest
-                .bots
-                .iter()
-                .map(|b| (b.name.clone(), b.sha256.clone()))
-                .collect(),
-        )
-    });
+    let reuse = store.as_ref().map(|st| run::reuse(game, st, &manifest));
     let plan = RunPlan {
         done,
         select: args
@@ -356,25 +312,18 @@ pub(crate) fn play<G: Game>(
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let records: Vec<G::Record> = records.into_iter().flatten().collect();
-    if records.len() != total {
-        bail!(
-            "{} of {total} {unit} were played; this is a koth bug",
-            records.len()
-        );
-    }
     let names = bots.iter().map(|b| b.name().to_string()).collect();
-    // The journal took each digest from the bytes it wrote; only resumed matches' are left.
-    let digests = digests(&records, &known);
-    let run = game.finish(names, &manifest.options, records, digests);
-    phases.mark("results, ratings");
-    game.write_archive(&run, &manifest, &archive)
-        .with_context(|| format!("writing the archive in {}", out.display()))?;
-    phases.mark("archive write");
-    // The archive now holds everything the journal did.
-    std::fs::remove_file(&journal_path)
-        .with_context(|| format!("removing {}", journal_path.display()))?;
-    phases.mark("cleanup");
+    let run = run::conclude(
+        game,
+        &manifest,
+        names,
+        records,
+        &known,
+        &archive,
+        out,
+        &mut |phase| phases.mark(phase),
+    )
+    .with_context(|| format!("writing the archive in {}", out.display()))?;
     let code = if args.quiet {
         void_code(run.summaries())
     } else {
@@ -405,49 +354,6 @@ fn void_code(summaries: &[MatchSummary]) -> ExitCode {
     }
 }
 
-/// Whether a journal got as far as its complete header line.
-fn journal_started(path: &Path) -> bool {
-    std::fs::read(path).is_ok_and(|d| d.contains(&b'\n'))
-}
-
-fn shard_name(shard: Option<Shard>) -> String {
-    shard.map_or("a whole run".into(), |s| format!("shard {s}"))
-}
-
-/// Check that the run in `out` was started with this manifest (the same bots, options,
-/// engine and koth version), naming what differs.
-fn same_manifest<O: serde::Serialize>(out: &Path, manifest: &Manifest<O>) -> anyhow::Result<()> {
-    let path = out.join(MANIFEST);
-    let text = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-    let started: serde_json::Value =
-        serde_json::from_slice(&text).with_context(|| format!("reading {}", path.display()))?;
-    let now = serde_json::to_value(manifest)?;
-    let differ = differing_keys(&started, &now);
-    if !differ.is_empty() {
-        bail!(
-            "{} was started with other {}; give the same bots and options to resume, or run \
-             without --resume into another folder",
-            out.display(),
-            differ.join(", ")
-        );
-    }
-    Ok(())
-}
-
-/// The top-level keys whose values differ between two JSON objects.
-pub(crate) fn differing_keys(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
-    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
-        return vec!["contents".into()];
-    };
-    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
-    keys.sort();
-    keys.dedup();
-    keys.into_iter()
-        .filter(|k| a.get(*k) != b.get(*k))
-        .cloned()
-        .collect()
-}
-
 /// Run `play` with a progress bar over `total` `unit`s; returns what it returned and how
 /// long it took.
 pub(crate) fn with_progress<R>(
@@ -461,21 +367,6 @@ pub(crate) fn with_progress<R>(
     let elapsed = started.elapsed();
     bar.finish_and_clear();
     (result, elapsed)
-}
-
-/// The bots as the manifest records them.
-fn manifest_bots(bots: &[Arc<Bot>], paths: &[PathBuf]) -> Vec<BotEntry> {
-    bots.iter()
-        .zip(paths)
-        .map(|(b, p)| BotEntry {
-            name: b.name().to_string(),
-            file: p
-                .file_name()
-                .map(|f| f.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            sha256: b.sha256_hex(),
-        })
-        .collect()
 }
 
 /// A progress bar on a terminal (hidden otherwise, so logs stay clean).

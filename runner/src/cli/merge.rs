@@ -1,9 +1,10 @@
 //! `koth merge`: join the folders of a sharded run (`--shard K/N`) into the archive the
 //! whole run would have written on one machine.
 
-use super::common::{self, differing_keys};
+use super::common;
 use anyhow::{bail, Context};
 use clap::Args;
+use koth::games::run::differing_keys;
 use koth::games::{self, Finished, Game, GameVisitor};
 use koth::tournament::archive::MANIFEST;
 use koth::tournament::journal::{self, JOURNAL};

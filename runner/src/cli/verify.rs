@@ -180,7 +180,7 @@ impl GameVisitor for Replay<'_> {
             bail!(
                 "this koth's engine settings differ from the run's ({}); give the same \
                  --no-pooling choice as the run",
-                super::common::differing_keys(
+                koth::games::run::differing_keys(
                     manifest_json.get("engine").unwrap_or(&Value::Null),
                     &engine
                 )

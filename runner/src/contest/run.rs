@@ -5,13 +5,12 @@
 use super::db::{self, MatchRow, Version};
 use super::{Contest, ContestError, GameConfig};
 use crate::games::coup::tournament::{Coup, CoupOptions, ScratchScope};
+use crate::games::run::{self, Folder, Resume};
 use crate::games::{Finished, Game, Player};
 use crate::sandbox::{Bot, EngineOptions, LoadLimits, Sandbox, SandboxOptions, VfsLimits};
-use crate::tournament::archive::{Archive, MANIFEST};
-use crate::tournament::journal::{Header, JOURNAL};
-use crate::tournament::store::{run_key, Reuse, Store};
-use crate::tournament::{BotEntry, Journal, Manifest, RunPlan};
-use std::collections::BTreeMap;
+use crate::tournament::journal::Header;
+use crate::tournament::store::Store;
+use crate::tournament::RunPlan;
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -118,58 +117,18 @@ fn play<G: Game>(
     out: &Path,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(Outcome, Vec<MatchRow>), ContestError> {
-    let manifest = Manifest {
-        game: game.name().into(),
-        koth_version: env!("CARGO_PKG_VERSION").into(),
-        bots: bots
-            .iter()
-            .zip(versions)
-            .map(|(b, v)| BotEntry {
-                name: b.name().to_string(),
-                file: v.file.clone(),
-                sha256: b.sha256_hex(),
-            })
-            .collect(),
-        options: opts,
-        engine: sandbox.settings().clone(),
-        referee: None,
-    };
-    let manifest_json = serde_json::to_value(&manifest).map_err(failed)?;
+    let files = versions.iter().map(|v| v.file.clone());
+    let manifest = run::manifest(game.name(), None, bots, files, opts, sandbox);
     let total = game.match_count(bots.len(), &manifest.options);
     let header = Header::new(total, None);
-    let journal_path = out.join(JOURNAL);
-    let resumable = std::fs::read(&journal_path).is_ok_and(|d| d.contains(&b'\n'))
-        && same_manifest(out, &manifest_json);
-    let (archive, journal, done) = if resumable {
-        let archive = Archive::open(out).map_err(failed)?;
-        let (journal, started, done) =
-            Journal::resume::<G::Record>(&journal_path).map_err(failed)?;
-        if started != header {
-            return Err(failed(format!(
-                "{} was started as another run",
-                out.display()
-            )));
-        }
-        (archive, journal, done)
-    } else {
-        // A run killed before its first match was journaled starts afresh.
-        let _ = std::fs::remove_file(&journal_path);
-        let archive = Archive::create(out).map_err(failed)?;
-        archive.write_json(MANIFEST, &manifest).map_err(failed)?;
-        let journal = Journal::create(&journal_path, &header).map_err(failed)?;
-        (archive, journal, BTreeMap::new())
-    };
+    let Folder {
+        archive,
+        journal,
+        done,
+    } = Folder::prepare(out, &manifest, &header, Resume::IfSame).map_err(failed)?;
     let resumed = done.len();
     let store = Store::open(&contest.store_dir()).map_err(failed)?;
-    let reuse = Reuse::new(
-        &store,
-        run_key(&manifest_json, game.round_count_field()),
-        manifest
-            .bots
-            .iter()
-            .map(|b| (b.name.clone(), b.sha256.clone()))
-            .collect(),
-    );
+    let reuse = run::reuse(game, &store, &manifest);
     let plan = RunPlan {
         done,
         select: None,
@@ -185,19 +144,18 @@ fn play<G: Game>(
         .play(&players, &manifest.options, workers, progress, plan)
         .map_err(failed)?;
     let known = journal.finish().map_err(failed)?;
-    let records: Vec<G::Record> = records.into_iter().flatten().collect();
-    if records.len() != total {
-        return Err(failed(format!(
-            "{} of {total} matches were played; this is a koth bug",
-            records.len()
-        )));
-    }
     let names: Vec<String> = bots.iter().map(|b| b.name().to_string()).collect();
-    let digests = crate::tournament::receipt::digests(&records, &known);
-    let run = game.finish(names.clone(), &manifest.options, records, digests);
-    game.write_archive(&run, &manifest, &archive)
-        .map_err(failed)?;
-    std::fs::remove_file(&journal_path).map_err(super::io(&journal_path))?;
+    let run = run::conclude(
+        game,
+        &manifest,
+        names.clone(),
+        records,
+        &known,
+        &archive,
+        out,
+        &mut |_| {},
+    )
+    .map_err(failed)?;
     let name = |i: &usize| names.get(*i).cloned().unwrap_or_default();
     let rows = run
         .summaries()
@@ -234,14 +192,6 @@ fn play<G: Game>(
         },
         rows,
     ))
-}
-
-/// Whether the archive folder's manifest is this one (a resumed run must be the same run).
-fn same_manifest(out: &Path, manifest: &serde_json::Value) -> bool {
-    std::fs::read(out.join(MANIFEST))
-        .ok()
-        .and_then(|t| serde_json::from_slice::<serde_json::Value>(&t).ok())
-        .is_some_and(|m| &m == manifest)
 }
 
 /// Mark a finished run in the database.

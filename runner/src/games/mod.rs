@@ -8,6 +8,7 @@
 pub mod bank_heist;
 pub mod coup;
 pub mod euchre;
+pub mod run;
 
 use crate::sandbox::{Bot, Invocation, Outcome, Report, Vfs};
 use crate::tournament::archive::{Archive, ArchiveError};
