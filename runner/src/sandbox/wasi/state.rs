@@ -144,9 +144,8 @@ impl Argv {
     pub fn push(&mut self, arg: &[u8]) {
         // Arguments are a few KiB at most (the game's protocol): offsets fit in u32.
         self.starts.push(self.bytes.len() as u32);
-        // Byte by byte with its NUL, in one pass: most arguments are a few bytes, for which a
-        // call to memcpy cost more than the copy.
-        self.bytes.extend(arg.iter().copied().chain([0]));
+        self.bytes.extend_from_slice(arg);
+        self.bytes.push(0);
     }
 
     /// Number of arguments.
