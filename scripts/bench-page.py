@@ -263,7 +263,7 @@ add(
     "p99 under 50 ms on the 2-core machine.\n"
 )
 lines = [l for l in (raw("serve") or "").splitlines()
-         if l.startswith(("koth serve at", "runs while", "FAILED", "koth:")) or " ok, " in l]
+         if l.startswith(("the contest server at", "runs while", "FAILED", "koth:")) or " ok, " in l]
 add(fence("\n".join(lines) or "not run"))
 add(fence(command("serve").strip(), "sh"))
 

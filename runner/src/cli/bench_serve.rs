@@ -286,7 +286,7 @@ fn load(addr: SocketAddr, b: &ServeBench) -> anyhow::Result<ExitCode> {
             .map_or(0.0, |d| d.as_secs_f64() * 1e3)
     };
     println!(
-        "koth serve at {addr}: {} readers x {} requests (/ and /api/leaderboard, a new connection each)",
+        "the contest server at {addr}: {} readers x {} requests (/ and /api/leaderboard, a new connection each)",
         b.readers, b.requests
     );
     println!(

@@ -102,7 +102,7 @@ pub struct InvocationRecord {
 /// Everything about one played game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
-    /// The history file's name (`<first>_<second>_<round>_<game>.txt`).
+    /// The history file's name (`<first>_<second>_<round>.txt` in a tournament).
     pub file_name: String,
     /// Names of seat 0 and seat 1.
     pub names: [String; 2],
@@ -398,7 +398,7 @@ mod tests {
         );
         let rec = play(&setup(Limits::default()), [a, b], [&mut da, &mut db]);
         // The history never stays behind in a bot's directory.
-        assert!(da.host_file("a_b_0_0.txt").is_none() && db.host_file("a_b_0_0.txt").is_none());
+        assert!(da.host_file("a_b_0.txt").is_none() && db.host_file("a_b_0.txt").is_none());
         rec
     }
 
