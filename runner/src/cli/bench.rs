@@ -374,8 +374,11 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
         jobs
     );
     whole_command(
-        &tournament::Coup,
-        "games",
+        Run {
+            game: &tournament::Coup,
+            referee: None,
+            unit: "games",
+        },
         &mut setup,
         &bots,
         &a.bots,
@@ -422,32 +425,13 @@ pub(crate) fn bench_setup(engine: &EngineArgs, jobs: usize, bots: usize) -> anyh
     })
 }
 
-/// Run the whole command of `game` (journal, results and ratings, the archive, cleanup) as
-/// `koth <game> --out DIR` does, twice into one temporary folder: first empty, then holding
-/// the first run's archive, as a re-run with the same `--out` finds it. Prints each run's
-/// phases; loading is left out (the bots are loaded already).
+/// Run the whole command of `run`'s game (journal, results and ratings, the archive, cleanup)
+/// as `koth <game> --out DIR` (or `koth play`, for a plugin) does, twice into one temporary
+/// folder: first empty, then holding the first run's archive, as a re-run with the same
+/// `--out` finds it. Prints each run's phases; loading is left out (the bots are loaded
+/// already).
 pub(crate) fn whole_command<G: Game>(
-    game: &G,
-    unit: &str,
-    setup: &mut Setup,
-    bots: &[Arc<Bot>],
-    paths: &[PathBuf],
-    opts: &G::Options,
-    engine: &EngineArgs,
-) -> anyhow::Result<()>
-where
-    G::Options: Clone,
-{
-    whole_command_of(game, None, unit, setup, bots, paths, opts, engine)
-}
-
-/// [`whole_command`] of a game whose referee is a plugin (`referee`, as the manifest records
-/// it), as `koth play` runs it.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn whole_command_of<G: Game>(
-    game: &G,
-    referee: Option<koth::tournament::RefereeEntry>,
-    unit: &str,
+    run: Run<'_, G>,
     setup: &mut Setup,
     bots: &[Arc<Bot>],
     paths: &[PathBuf],
@@ -464,12 +448,12 @@ where
     let args = TournamentArgs::for_bench(&out, setup.jobs, engine.clone());
     for folder in ["an empty --out", "an --out holding the previous archive"] {
         setup.phases = Phases::new();
-        let run = Run {
-            game,
-            referee: referee.clone(),
-            unit,
+        let again = Run {
+            game: run.game,
+            referee: run.referee.clone(),
+            unit: run.unit,
         };
-        common::play(run, &args, setup, bots, paths, opts.clone(), &out)?;
+        common::play(again, &args, setup, bots, paths, opts.clone(), &out)?;
         print!("whole command into {folder}, ");
         print!("{}", setup.phases.render());
     }

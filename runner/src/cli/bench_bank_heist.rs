@@ -2,6 +2,7 @@
 //! tournament (same seed, rabble and dice) with the bots as native processes, one per
 //! decision, as the original controller ran them.
 
+use super::common::Run;
 use super::EngineArgs;
 use anyhow::bail;
 use clap::Args;
@@ -108,8 +109,11 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
         koth_secs * 1e6 / inv as f64
     );
     super::bench::whole_command(
-        &format::BankHeist,
-        "tournaments",
+        Run {
+            game: &format::BankHeist,
+            referee: None,
+            unit: "tournaments",
+        },
         &mut setup,
         &bots,
         &a.bots,

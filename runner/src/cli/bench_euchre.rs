@@ -2,6 +2,7 @@
 //! seats) with the bots as native processes, one per decision, as the seed's controller ran
 //! them: the input on stdin, the memory file in a real folder.
 
+use super::common::Run;
 use super::EngineArgs;
 use anyhow::bail;
 use clap::Args;
@@ -151,7 +152,12 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
         jobs
     );
     print!("{}", koth_run.leaderboard.render());
-    super::bench::whole_command(&game, "games", &mut setup, &bots, &a.bots, &opts, &a.engine)?;
+    let run = Run {
+        game: &game,
+        referee: None,
+        unit: "games",
+    };
+    super::bench::whole_command(run, &mut setup, &bots, &a.bots, &opts, &a.engine)?;
     if a.skip_native {
         return Ok(ExitCode::SUCCESS);
     }

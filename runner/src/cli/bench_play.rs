@@ -3,6 +3,7 @@
 //! referee as a WebAssembly component (`koth play euchre_referee.wasm`). Both must give the
 //! same games; the figure is the ratio of their wall times.
 
+use super::common::Run;
 use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
@@ -12,7 +13,6 @@ use koth::referee::component::{ComponentReferee, RefereeLimits};
 use koth::referee::game::{RefereeGame, RefereeRun};
 use koth::referee::Referee;
 use koth::sandbox::{Limits, VfsLimits};
-use koth::tournament::RefereeEntry;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -91,16 +91,7 @@ pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
         1,
         Limits::default(),
     )?;
-    let entry = RefereeEntry {
-        file: a
-            .referee
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        sha256: component.sha256_hex(),
-        fuel: RefereeLimits::default().fuel,
-        memory_bytes: RefereeLimits::default().memory_bytes,
-    };
+    let entry = component.manifest_entry(&a.referee);
     let builtin = euchre::game();
     let plugin = RefereeGame::new(Arc::new(component) as Arc<dyn Referee>);
     let time = |game: &RefereeGame| -> (f64, RefereeRun) {
@@ -137,10 +128,7 @@ pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
     );
     println!(
         "plugin referee (koth play {}): {best_plugin:.2} s wall ({:.0} invocations/s)",
-        a.referee
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default(),
+        entry.file,
         inv as f64 / best_plugin
     );
     let ratio = best_plugin / best_builtin;
@@ -149,10 +137,12 @@ pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
         if ratio <= GOAL { ", met" } else { ", NOT met" }
     );
     println!("the plugin's whole command (koth play):");
-    super::bench::whole_command_of(
-        &plugin,
-        Some(entry),
-        "games",
+    super::bench::whole_command(
+        Run {
+            game: &plugin,
+            referee: Some(entry),
+            unit: "games",
+        },
         &mut setup,
         &bots,
         &a.bots,

@@ -182,16 +182,7 @@ pub(crate) fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let total = schedule::count(&opts, args.bots.len())
         .with_context(|| format!("{} cannot be played with these bots", d.name))?;
     let bots = common::load_bots(&setup.sandbox, &args.bots, &d.name)?;
-    let entry = RefereeEntry {
-        file: args
-            .referee
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        sha256: referee.sha256_hex(),
-        fuel: limits.fuel,
-        memory_bytes: limits.memory_bytes,
-    };
+    let entry = referee.manifest_entry(&args.referee);
     let out = args.common.out(&format!("{}-seed{}", d.name, opts.seed));
     eprintln!(
         "{} (referee {}): {} bots, {total} {} ({}), seed {}, {} worker(s)",

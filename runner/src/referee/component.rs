@@ -12,6 +12,7 @@ use super::Referee;
 use crate::sandbox::component::{self as host_wasi, ComponentState, Setup, WasiHost};
 use crate::sandbox::engine::epoch_ticks;
 use crate::sandbox::{Limits, LoadError, Sandbox, VfsLimits};
+use crate::tournament::RefereeEntry;
 use koth_referee as sdk;
 use koth_referee::{Abort, Description, MatchResult, MatchSetup};
 use std::path::{Path, PathBuf};
@@ -319,6 +320,20 @@ impl ComponentReferee {
     /// The file's SHA-256.
     pub fn sha256_hex(&self) -> String {
         hex::encode(self.sha256)
+    }
+
+    /// The referee as a run's manifest records it, loaded from `path`: its file's name, its
+    /// SHA-256 and its limits.
+    pub fn manifest_entry(&self, path: &Path) -> RefereeEntry {
+        RefereeEntry {
+            file: path
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            sha256: self.sha256_hex(),
+            fuel: self.limits.fuel,
+            memory_bytes: self.limits.memory_bytes,
+        }
     }
 
     /// The referee's name (its file stem).
