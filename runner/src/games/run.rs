@@ -145,9 +145,11 @@ impl<R: DeserializeOwned> Folder<R> {
             }
         };
         if resuming {
-            // The archive first: it must hold a manifest to compare.
             let archive = Archive::open(out)?;
-            same_run(out, manifest)?;
+            if resume == Resume::Same {
+                // With `IfSame` the manifest was compared above.
+                same_run(out, manifest)?;
+            }
             let (journal, was, done) = Journal::resume::<R>(&journal_path)?;
             if was != *header {
                 return Err(FolderError::OtherShard {
