@@ -95,6 +95,18 @@ pub(crate) fn run(b: ServeBench) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// An HTTP answer's status code (0 if it has none) and its body (empty if it has none).
+fn status_and_body(answer: &[u8]) -> (u16, String) {
+    let text = String::from_utf8_lossy(answer);
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, body.to_string())
+}
+
 /// The bench's own `koth serve`, killed when the bench ends.
 struct OwnServer {
     child: Child,
@@ -224,21 +236,14 @@ impl OwnServer {
             body.len()
         );
         let (_, out) = request(self.addr, &head, &body).map_err(anyhow::Error::msg)?;
-        let text = String::from_utf8_lossy(&out);
-        let status = text
-            .split_whitespace()
-            .nth(1)
-            .and_then(|c| c.parse().ok())
-            .unwrap_or(0);
-        let answer = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-        Ok((status, answer.to_string()))
+        Ok(status_and_body(&out))
     }
 
     fn status(&self) -> anyhow::Result<serde_json::Value> {
         let (_, out) = get_body(self.addr, "/api/status").map_err(anyhow::Error::msg)?;
-        let text = String::from_utf8_lossy(&out);
-        let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-        serde_json::from_str(body).with_context(|| format!("/api/status answered {text:?}"))
+        let (_, body) = status_and_body(&out);
+        serde_json::from_str(&body)
+            .with_context(|| format!("/api/status answered {:?}", String::from_utf8_lossy(&out)))
     }
 
     fn stop(mut self) {
