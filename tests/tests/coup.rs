@@ -264,19 +264,25 @@ fn run_archive(
     koth_tests::coup_archive(&t, bots, opts, sb)
 }
 
-#[test]
-fn archives_are_identical_for_any_worker_count_in_both_scratch_scopes() {
-    let sb = sandbox();
-    let mut bots: Vec<(Bot, PathBuf)> = ["random", "challenger", "lawyer", "taxman"]
+/// The example bots `names`, then `coup_cheater` as `cheat_counter`: a bot that keeps state in
+/// scratch, which makes the scratch scope observable.
+fn with_cheat_counter(sb: &Sandbox, names: &[&str]) -> Vec<(Bot, PathBuf)> {
+    let mut bots: Vec<(Bot, PathBuf)> = names
         .iter()
         .map(|n| {
             let p = koth_tests::wasm(n);
             (sb.load_file(&p, None).unwrap(), p)
         })
         .collect();
-    // A bot that keeps state in scratch makes the scratch scope observable.
     let p = koth_tests::wasm("coup_cheater");
     bots.push((sb.load_file(&p, Some("cheat_counter")).unwrap(), p));
+    bots
+}
+
+#[test]
+fn archives_are_identical_for_any_worker_count_in_both_scratch_scopes() {
+    let sb = sandbox();
+    let bots = with_cheat_counter(&sb, &["random", "challenger", "lawyer", "taxman"]);
     for scope in [ScratchScope::Game, ScratchScope::Tournament] {
         let one = run_archive(&bots, &sb, scope, 1, 7);
         let three = run_archive(&bots, &sb, scope, 3, 7);
@@ -341,15 +347,7 @@ fn archives_are_identical_for_any_worker_count_in_both_scratch_scopes() {
 #[test]
 fn matches_zip_holds_each_games_log_and_history_then_the_scratch_stored_and_dated_alike() {
     let sb = sandbox();
-    let mut bots: Vec<(Bot, PathBuf)> = ["random", "taxman"]
-        .iter()
-        .map(|n| {
-            let p = koth_tests::wasm(n);
-            (sb.load_file(&p, None).unwrap(), p)
-        })
-        .collect();
-    let p = koth_tests::wasm("coup_cheater");
-    bots.push((sb.load_file(&p, Some("cheat_counter")).unwrap(), p));
+    let bots = with_cheat_counter(&sb, &["random", "taxman"]);
     let players = koth_tests::players(bots.iter().map(|(b, _)| b));
     let opts = CoupOptions {
         rounds: 1,
