@@ -40,3 +40,6 @@ mod probe;
 
 #[path = "hostile/conformance.rs"]
 mod conformance;
+
+#[path = "hostile/fuzz.rs"]
+mod fuzz;

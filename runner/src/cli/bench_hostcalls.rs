@@ -1,11 +1,14 @@
 //! `koth bench hostcalls`: for every WASI function, the wall time a bot calling it in a loop
 //! with its costliest arguments takes to burn its fuel, over the time a pure-wasm loop takes
-//! for the same fuel. Fuel bounds the host's work when every ratio stays small (goal: 2×).
+//! for the same fuel; then the same for every instruction whose host work does not follow the
+//! instruction count (grows, bulk memory and table operations, subnormal floats). Fuel bounds
+//! the host's work when every ratio stays small (goal: 2×).
 
 use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
 use koth::sandbox::hostcall_loops::{self, HostcallLoop};
+use koth::sandbox::instruction_loops;
 use koth::sandbox::{Invocation, Limits, Vfs, VfsLimits};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -99,6 +102,7 @@ pub(crate) fn run(a: HostcallsBench) -> anyhow::Result<ExitCode> {
     );
     let loops: Vec<HostcallLoop> = hostcall_loops::loops()
         .into_iter()
+        .chain(instruction_loops::loops())
         .filter(|l| {
             a.only
                 .as_ref()

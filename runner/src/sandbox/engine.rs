@@ -2,9 +2,11 @@
 //! chosen here, once, and recorded in [`EngineSettings`].
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::time::Duration;
 use wasmtime::{
-    Config, Enabled, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig,
+    Config, Enabled, Engine, InstanceAllocationStrategy, OperatorCost, OptLevel,
+    PoolingAllocationConfig,
 };
 
 /// How often the wall-clock backstop's epoch advances.
@@ -64,6 +66,125 @@ pub struct EngineSettings {
     pub pool_keep_resident: usize,
     /// Wasm proposals switched off; a module using one is rejected at load.
     pub disabled_features: Vec<String>,
+    /// The fuel costs koth sets where wasmtime's default (one per operator, one per byte or
+    /// element of a bulk operation) does not pay for the host's work ([`OPERATOR_COSTS`]).
+    /// Absent from the manifests of koth 0.3.0 and older, which charged wasmtime's defaults.
+    #[serde(default)]
+    pub operator_costs: BTreeMap<String, u32>,
+}
+
+/// Fuel costs that differ from wasmtime's defaults, as (what, fuel).
+///
+/// Fuel is koth's only bound on a bot's time (the wall-clock backstop is for host bugs), so
+/// every operator must cost fuel in proportion to the host work it causes. wasmtime charges
+/// one fuel per operator and, for bulk memory and table operations, one more per byte or
+/// element; that leaves the operators whose work is a call into the runtime whatever their
+/// operand: a refused `memory.grow` or `table.grow` (a loop of them reached the backstop in
+/// koth 0.3.0, using no fuel at all), an empty grow, and the empty bulk operations. Each is
+/// charged here what its call costs the host, measured by `koth bench hostcalls` against a
+/// pure-wasm loop on a 2-core EPYC (0.9 to 1.1 ns per fuel), and sized for a CPU whose pure
+/// loop is three times faster (a Xeon's, 0.32 ns per fuel): docs/sandbox.md, "What
+/// instructions cost". Each comment gives the call's time and the ratio koth 0.3.0 had. u8 is
+/// wasmtime's limit per operator.
+pub const OPERATOR_COSTS: &[(&str, u8)] = &[
+    // A runtime call: ~90 ns refused, ~65 ns for 0 pages (0.3.0: 12-19x).
+    ("memory.grow", 255),
+    // What a grow asks for, charged even when refused: 65,536 pages cost more than the fuel
+    // left, instead of a runtime call each.
+    ("memory.grow per page", 1),
+    // ~60 ns refused or empty (0.3.0: 9-13x).
+    ("table.grow", 255),
+    // A runtime call even for 0 bytes: ~107 ns (0.3.0: 23x). 255 is the most one operator
+    // can cost: ~1.3x on a CPU whose pure loop runs at 0.32 ns per fuel.
+    ("memory.fill", 255),
+    // ~50 ns for 0 elements (0.3.0: 12x).
+    ("table.fill", 160),
+    ("table.fill per element", 2),
+    // ~12 ns (0.3.0: 7.6x).
+    ("elem.drop", 40),
+    // ~10 ns for 0 elements (0.3.0: 2.4x).
+    ("table.init", 32),
+    ("table.init per element", 2),
+    // ~7 ns for 0 bytes with a length the compiler cannot see (0.3.0: 1.1-1.5x).
+    ("memory.copy", 24),
+    ("memory.init", 24),
+    // ~2 ns for 0 elements; overlapping copies move ~1.7 ns per element (0.3.0: 1.8x).
+    ("table.copy", 8),
+    ("table.copy per element", 4),
+    // Float arithmetic on subnormal numbers takes a microcode assist on Intel CPUs: ~45 ns
+    // for an f64.mul, ~50 ns for an f64.sqrt on a 16-core Xeon (0.3.0: 4-8x, a loop of
+    // them reached 8.5 s of the 10 s backstop), against under 1 ns for normal numbers. Fuel
+    // cannot see the operands, so every such operation pays for the worst case.
+    ("float arithmetic", 32),
+];
+
+/// wasmtime's cost table with [`OPERATOR_COSTS`] applied.
+fn operator_cost_table() -> OperatorCost {
+    let mut t = OperatorCost::new();
+    for &(what, fuel) in OPERATOR_COSTS {
+        // Every name is known: `every_listed_cost_is_known_and_changes_the_default` holds
+        // the list to it.
+        apply(&mut t, what, fuel);
+    }
+    t
+}
+
+/// Set the cost named `what` (one operator, a per-unit cost, or a group) in `t` to `fuel`;
+/// false if the name is unknown.
+fn apply(t: &mut OperatorCost, what: &str, fuel: u8) -> bool {
+    let v = &mut t.variable;
+    let fields: Vec<&mut u8> = match what {
+        "memory.grow" => vec![&mut t.MemoryGrow],
+        "memory.grow per page" => vec![&mut v.memory_grow_per_page],
+        "table.grow" => vec![&mut t.TableGrow],
+        "memory.fill" => vec![&mut t.MemoryFill],
+        "memory.copy" => vec![&mut t.MemoryCopy],
+        "memory.init" => vec![&mut t.MemoryInit],
+        "table.fill" => vec![&mut t.TableFill],
+        "table.fill per element" => vec![&mut v.table_fill_per_element],
+        "table.copy" => vec![&mut t.TableCopy],
+        "table.copy per element" => vec![&mut v.table_copy_per_element],
+        "table.init" => vec![&mut t.TableInit],
+        "table.init per element" => vec![&mut v.table_init_per_element],
+        "elem.drop" => vec![&mut t.ElemDrop],
+        // The operations that round a result or read a subnormal operand in the FPU:
+        // add, sub, mul, div, sqrt, fused multiply-add, and the conversions between widths.
+        "float arithmetic" => vec![
+            &mut t.F32Add,
+            &mut t.F32Sub,
+            &mut t.F32Mul,
+            &mut t.F32Div,
+            &mut t.F32Sqrt,
+            &mut t.F64Add,
+            &mut t.F64Sub,
+            &mut t.F64Mul,
+            &mut t.F64Div,
+            &mut t.F64Sqrt,
+            &mut t.F32DemoteF64,
+            &mut t.F64PromoteF32,
+            &mut t.F32x4Add,
+            &mut t.F32x4Sub,
+            &mut t.F32x4Mul,
+            &mut t.F32x4Div,
+            &mut t.F32x4Sqrt,
+            &mut t.F64x2Add,
+            &mut t.F64x2Sub,
+            &mut t.F64x2Mul,
+            &mut t.F64x2Div,
+            &mut t.F64x2Sqrt,
+            &mut t.F32x4DemoteF64x2Zero,
+            &mut t.F64x2PromoteLowF32x4,
+            &mut t.F32x4RelaxedMadd,
+            &mut t.F32x4RelaxedNmadd,
+            &mut t.F64x2RelaxedMadd,
+            &mut t.F64x2RelaxedNmadd,
+        ],
+        _ => return false,
+    };
+    for f in fields {
+        *f = fuel;
+    }
+    true
 }
 
 /// Linear memory kept resident per pool slot between instances (a typical Rust bot touches
@@ -115,7 +236,8 @@ fn build(opts: &EngineOptions, components: bool) -> wasmtime::Result<(Engine, En
         .wasm_multi_memory(components)
         .wasm_memory64(false)
         .wasm_stack_switching(false)
-        .wasm_wide_arithmetic(false);
+        .wasm_wide_arithmetic(false)
+        .operator_cost(operator_cost_table());
     let disabled = [
         "threads",
         "shared-memory",
@@ -159,6 +281,10 @@ fn build(opts: &EngineOptions, components: bool) -> wasmtime::Result<(Engine, En
         pooling: opts.pooling,
         pool_keep_resident: if opts.pooling { KEEP_RESIDENT } else { 0 },
         disabled_features: disabled.iter().map(|s| s.to_string()).collect(),
+        operator_costs: OPERATOR_COSTS
+            .iter()
+            .map(|&(what, fuel)| (what.to_string(), u32::from(fuel)))
+            .collect(),
     };
     Ok((engine, settings))
 }
@@ -182,4 +308,24 @@ pub(crate) fn start_epoch_ticker(engine: &Engine) {
 /// Epoch ticks that make up a wall-clock budget.
 pub(crate) fn epoch_ticks(wall_clock_ms: u64) -> u64 {
     (wall_clock_ms / EPOCH_TICK.as_millis() as u64).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_cost_is_known_and_changes_the_default() {
+        for &(what, fuel) in OPERATOR_COSTS {
+            let mut one = OperatorCost::new();
+            assert!(apply(&mut one, what, fuel), "unknown cost name {what}");
+            assert_ne!(
+                one,
+                OperatorCost::new(),
+                "{what} is listed at wasmtime's default"
+            );
+        }
+        assert_eq!(operator_cost_table().MemoryGrow, 255);
+        assert_eq!(operator_cost_table().F64x2Sqrt, 32);
+    }
 }

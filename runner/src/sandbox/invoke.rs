@@ -269,7 +269,8 @@ fn classify(err: wasmtime::Error, st: &HostState, instantiating: bool) -> Outcom
             Trap::OutOfFuel => return Outcome::OutOfFuel,
             Trap::Interrupt => {
                 return Outcome::HostFault(format!(
-                    "the {} ms wall-clock backstop fired",
+                    "the {} ms wall-clock backstop fired before its fuel ran out: a koth bug \
+                     (fuel pays for all of a bot's work); keep this bot's module and report it",
                     st.limits.wall_clock_ms
                 ))
             }

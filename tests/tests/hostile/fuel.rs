@@ -76,3 +76,25 @@ fn every_wasi_function_loop_runs_out_of_fuel() {
     });
     assert_host_unharmed(&sb);
 }
+
+/// The 0.3.0 hole: a loop of `memory.grow` that the limits refuse reached the wall-clock
+/// backstop (a void match, no forfeit) with no fuel used. Every instruction whose host work
+/// does not follow the instruction count (grows refused, accepted and empty; bulk memory and
+/// table operations, empty and at their largest; subnormal floats) now ends `out of fuel`.
+#[test]
+fn every_instruction_loop_runs_out_of_fuel() {
+    let sb = sandbox();
+    let all = koth::sandbox::instruction_loops::loops();
+    let (even, odd): (Vec<_>, Vec<_>) = all.iter().enumerate().partition(|(i, _)| i % 2 == 0);
+    std::thread::scope(|s| {
+        for half in [even, odd] {
+            let sb = &sb;
+            s.spawn(move || {
+                for (_, l) in half {
+                    assert_bounded(l, &run_loop(sb, l));
+                }
+            });
+        }
+    });
+    assert_host_unharmed(&sb);
+}

@@ -115,7 +115,9 @@ fn classify(failure: Failure, st: &ComponentState, wall_clock_ms: u64) -> Outcom
             Trap::OutOfFuel => return Outcome::OutOfFuel,
             Trap::Interrupt => {
                 return Outcome::HostFault(format!(
-                    "the {wall_clock_ms} ms wall-clock backstop fired"
+                    "the {wall_clock_ms} ms wall-clock backstop fired before its fuel ran out: a \
+                     koth bug (fuel pays for all of a bot's work); keep this bot's component \
+                     and report it"
                 ))
             }
             _ if st.limiter.grow_refused => return Outcome::OutOfMemory,
