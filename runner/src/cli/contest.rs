@@ -1,9 +1,11 @@
 //! `koth contest init | add-author | export`: create a contest folder, give an author a
-//! token, write the newest run as an ordinary archive.
+//! token, write the newest run as an ordinary archive; `revoke-author | rotate-token |
+//! retire-bot | disqualify | log`: what a host does over a season, each logged with its time.
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
 use koth::contest::config::check_name;
+use koth::contest::db::BotState;
 use koth::contest::{auth, db, Contest, ContestConfig};
 use koth::sandbox::Limits;
 use std::path::{Path, PathBuf};
@@ -50,6 +52,12 @@ enum ContestCommand {
         /// The most bots the contest takes.
         #[arg(long, default_value_t = 200)]
         max_bots: usize,
+        /// The most bots one author may have in the ladder.
+        #[arg(long, default_value_t = 3)]
+        max_bots_per_author: usize,
+        /// The most versions one author may upload in an hour.
+        #[arg(long, default_value_t = 10)]
+        max_versions_per_hour: usize,
     },
     /// Add an author and print their token (shown once; only its hash is kept).
     AddAuthor {
@@ -57,6 +65,48 @@ enum ContestCommand {
         dir: PathBuf,
         /// The author's name.
         name: String,
+    },
+    /// Revoke an author: their token stops working at once (their bots stay in the ladder
+    /// until retired).
+    RevokeAuthor {
+        /// The contest folder.
+        dir: PathBuf,
+        /// The author's name.
+        name: String,
+    },
+    /// Give an author a new token and print it (the old one stops working; a revoked author
+    /// is reinstated).
+    RotateToken {
+        /// The contest folder.
+        dir: PathBuf,
+        /// The author's name.
+        name: String,
+    },
+    /// Take a bot out of the ladder: the next run leaves it out, its past runs stay.
+    RetireBot {
+        /// The contest folder.
+        dir: PathBuf,
+        /// The bot's name.
+        bot: String,
+        /// Why (kept in the host's log).
+        #[arg(long, default_value = "retired by the host")]
+        reason: String,
+    },
+    /// Disqualify a bot: it leaves the ladder, and the reason is shown on its page.
+    Disqualify {
+        /// The contest folder.
+        dir: PathBuf,
+        /// The bot's name.
+        bot: String,
+        /// Why, as its page shows it.
+        #[arg(long)]
+        reason: String,
+    },
+    /// Print the host's log: every revocation, new token, retirement and disqualification,
+    /// with its time.
+    Log {
+        /// The contest folder.
+        dir: PathBuf,
     },
     /// Write the newest finished run as an ordinary archive (the bots' files in its `bots/`),
     /// which `koth verify ARCHIVE --bots ARCHIVE/bots` checks.
@@ -81,6 +131,8 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
             jobs,
             max_upload_bytes,
             max_bots,
+            max_bots_per_author,
+            max_versions_per_hour,
         } => {
             let config = ContestConfig {
                 fuel,
@@ -88,6 +140,8 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
                 jobs: jobs.unwrap_or(0),
                 max_upload_bytes,
                 max_bots,
+                max_bots_per_author,
+                max_versions_per_author_per_hour: max_versions_per_hour,
                 ..ContestConfig::coup(rounds, seed)
             };
             Contest::init(&dir, config)?;
@@ -105,6 +159,44 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
             db::add_author(&contest.db()?, &name, &auth::hash(&token))?;
             println!("{token}");
             eprintln!("The token of `{name}` (shown once; keep it: uploads need it).");
+        }
+        ContestCommand::RevokeAuthor { dir, name } => {
+            db::revoke_author(&mut Contest::open(&dir)?.db()?, &name)?;
+            println!("The author `{name}` is revoked: their token no longer works.");
+        }
+        ContestCommand::RotateToken { dir, name } => {
+            let contest = Contest::open(&dir)?;
+            let token = auth::new_token().map_err(anyhow::Error::msg)?;
+            db::rotate_token(&mut contest.db()?, &name, &auth::hash(&token))?;
+            println!("{token}");
+            eprintln!("The new token of `{name}` (shown once; the old one no longer works).");
+        }
+        ContestCommand::RetireBot { dir, bot, reason } => {
+            db::remove_bot(
+                &mut Contest::open(&dir)?.db()?,
+                &bot,
+                BotState::Retired,
+                &reason,
+            )?;
+            println!("The bot `{bot}` is retired: the next run leaves it out.");
+        }
+        ContestCommand::Disqualify { dir, bot, reason } => {
+            if reason.trim().is_empty() {
+                bail!("--reason is empty: a disqualification shows its reason on the bot's page");
+            }
+            db::remove_bot(
+                &mut Contest::open(&dir)?.db()?,
+                &bot,
+                BotState::Disqualified,
+                &reason,
+            )?;
+            println!("The bot `{bot}` is disqualified ({reason}): the next run leaves it out.");
+        }
+        ContestCommand::Log { dir } => {
+            for e in db::host_log(&Contest::open(&dir)?.db()?)? {
+                let when = db::utc(e.time);
+                println!("{when}  {:<14} {:<32} {}", e.action, e.subject, e.detail);
+            }
         }
         ContestCommand::Export { dir, out } => export(&dir, &out)?,
     }

@@ -47,6 +47,20 @@ pub struct ContestConfig {
     pub max_upload_bytes: u64,
     /// The most bots (by name) the contest takes.
     pub max_bots: usize,
+    /// The most bots one author may have in the ladder (retired ones do not count).
+    #[serde(default = "default_bots_per_author")]
+    pub max_bots_per_author: usize,
+    /// The most versions one author may upload in an hour, all their bots together.
+    #[serde(default = "default_versions_per_hour")]
+    pub max_versions_per_author_per_hour: usize,
+}
+
+fn default_bots_per_author() -> usize {
+    3
+}
+
+fn default_versions_per_hour() -> usize {
+    10
 }
 
 /// Longest bot or author name.
@@ -66,6 +80,8 @@ impl ContestConfig {
             jobs: 0,
             max_upload_bytes: 16 << 20,
             max_bots: 200,
+            max_bots_per_author: default_bots_per_author(),
+            max_versions_per_author_per_hour: default_versions_per_hour(),
         }
     }
 
@@ -94,6 +110,12 @@ impl ContestConfig {
         }
         if self.max_bots < 2 {
             return Err("max_bots must be at least 2".into());
+        }
+        if self.max_bots_per_author == 0 {
+            return Err("max_bots_per_author must be at least 1".into());
+        }
+        if self.max_versions_per_author_per_hour == 0 {
+            return Err("max_versions_per_author_per_hour must be at least 1".into());
         }
         Ok(())
     }

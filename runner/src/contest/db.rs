@@ -1,13 +1,19 @@
-//! The contest's SQLite database: authors, bots, versions, runs and the match index. WAL mode,
-//! so pages read while a run or an upload writes; every change is one transaction.
+//! The contest's SQLite database: authors, bots, versions, runs, the match index and the
+//! host's log. WAL mode, so pages read while a run or an upload writes; every change is one
+//! transaction. The schema has a version (SQLite's `user_version`) and migrations
+//! ([`MIGRATIONS`]): a database of koth 0.3.0 (version 0) is brought up to date when opened,
+//! one from a newer koth is refused by name.
 
 use super::ContestError;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use rusqlite_migration::{Migrations, M};
 use serde::Serialize;
 use std::path::Path;
 use std::time::Duration;
 
-const SCHEMA: &str = "
+/// Version 1: koth 0.3.0's tables (created only where missing, so a 0.3.0 database, which
+/// has them at version 0, passes through).
+const SCHEMA_V1: &str = "
 CREATE TABLE IF NOT EXISTS authors (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
@@ -53,15 +59,241 @@ CREATE TABLE IF NOT EXISTS matches (
 );
 ";
 
-/// Open the database at `path` (creating its tables), in WAL mode.
+/// Version 2: revocable authors, bots that leave the ladder (retired or disqualified, with
+/// the reason), names unique whatever their case, and the host's log.
+const SCHEMA_V2: &str = "
+ALTER TABLE authors ADD COLUMN revoked INTEGER;
+ALTER TABLE bots ADD COLUMN state TEXT NOT NULL DEFAULT 'active';
+ALTER TABLE bots ADD COLUMN reason TEXT;
+CREATE UNIQUE INDEX bots_name_nocase ON bots (name COLLATE NOCASE);
+CREATE UNIQUE INDEX authors_name_nocase ON authors (name COLLATE NOCASE);
+CREATE INDEX versions_created ON versions (created);
+CREATE TABLE host_log (
+    id INTEGER PRIMARY KEY,
+    time INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    detail TEXT NOT NULL
+);
+";
+
+/// Every migration, in order; the schema version is their count.
+const MIGRATIONS: &[M<'static>] = &[M::up(SCHEMA_V1), M::up(SCHEMA_V2)];
+
+/// The schema version this koth writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Open the database at `path` (creating its tables, or migrating them to
+/// [`SCHEMA_VERSION`]), in WAL mode. A database of a newer schema is refused, never read.
 pub fn open(path: &Path) -> Result<Connection, ContestError> {
-    let conn = Connection::open(path)?;
+    let mut conn = Connection::open(path)?;
     conn.busy_timeout(Duration::from_secs(30))?;
+    let found: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if found > SCHEMA_VERSION {
+        return Err(ContestError::Refused(format!(
+            "{}: the contest database is schema version {found}, written by a newer koth; this \
+             koth knows versions up to {SCHEMA_VERSION}: use the koth that wrote it",
+            path.display()
+        )));
+    }
     let _mode: String = conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
+    if found < SCHEMA_VERSION {
+        Migrations::from_slice(MIGRATIONS)
+            .to_latest(&mut conn)
+            .map_err(|e| {
+                ContestError::Refused(format!(
+                    "{}: cannot migrate the contest database from schema version {found} to \
+                     {SCHEMA_VERSION}: {e}",
+                    path.display()
+                ))
+            })?;
+    }
     conn.pragma_update(None, "foreign_keys", "ON")?;
-    conn.execute_batch(SCHEMA)?;
     Ok(conn)
+}
+
+/// Write one line of the host's log: what was done, to whom, and why or how.
+pub fn log(
+    conn: &Connection,
+    action: &str,
+    subject: &str,
+    detail: &str,
+) -> Result<(), ContestError> {
+    conn.execute(
+        "INSERT INTO host_log (time, action, subject, detail) VALUES (?1, ?2, ?3, ?4)",
+        params![now(), action, subject, detail],
+    )?;
+    Ok(())
+}
+
+/// One line of the host's log.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct LogEntry {
+    /// When (Unix seconds).
+    pub time: i64,
+    /// `revoke-author`, `rotate-token`, `retire-bot`, `disqualify`.
+    pub action: String,
+    /// The author or bot.
+    pub subject: String,
+    /// The reason, or what changed.
+    pub detail: String,
+}
+
+/// The host's log, oldest first.
+pub fn host_log(conn: &Connection) -> Result<Vec<LogEntry>, ContestError> {
+    let mut stmt =
+        conn.prepare_cached("SELECT time, action, subject, detail FROM host_log ORDER BY id")?;
+    let rows = stmt.query_map([], |r| {
+        Ok(LogEntry {
+            time: r.get(0)?,
+            action: r.get(1)?,
+            subject: r.get(2)?,
+            detail: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The author named `name` (whatever its case): (id, name as stored, revoked).
+fn author_by_name(
+    conn: &Connection,
+    name: &str,
+) -> Result<Option<(i64, String, bool)>, ContestError> {
+    Ok(conn
+        .query_row(
+            "SELECT id, name, revoked IS NOT NULL FROM authors WHERE name = ?1 COLLATE NOCASE",
+            [name],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?)
+}
+
+/// Revoke the author `name`: their token stops working at once (uploads are refused); their
+/// bots stay in the ladder until retired. Logged.
+pub fn revoke_author(conn: &mut Connection, name: &str) -> Result<(), ContestError> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let Some((id, stored, revoked)) = author_by_name(&tx, name)? else {
+        return Err(ContestError::Refused(format!("no author named `{name}`")));
+    };
+    if revoked {
+        return Err(ContestError::Refused(format!(
+            "the author `{stored}` is revoked already"
+        )));
+    }
+    tx.execute(
+        "UPDATE authors SET revoked = ?2 WHERE id = ?1",
+        params![id, now()],
+    )?;
+    log(&tx, "revoke-author", &stored, "the token no longer works")?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// Give the author `name` a new token (its hash): the old one stops working, and a revoked
+/// author is reinstated. Logged.
+pub fn rotate_token(
+    conn: &mut Connection,
+    name: &str,
+    token_sha256: &[u8],
+) -> Result<(), ContestError> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let Some((id, stored, revoked)) = author_by_name(&tx, name)? else {
+        return Err(ContestError::Refused(format!("no author named `{name}`")));
+    };
+    tx.execute(
+        "UPDATE authors SET token_sha256 = ?2, revoked = NULL WHERE id = ?1",
+        params![id, token_sha256],
+    )?;
+    let detail = if revoked {
+        "a new token; the author was revoked and is reinstated"
+    } else {
+        "a new token; the old one no longer works"
+    };
+    log(&tx, "rotate-token", &stored, detail)?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// Where a bot stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BotState {
+    /// In the ladder.
+    Active,
+    /// Left the ladder at the host's word; its past runs stay.
+    Retired,
+    /// Removed from the ladder for breaking the contest's rules, with a reason shown on its page.
+    Disqualified,
+}
+
+impl BotState {
+    fn as_str(self) -> &'static str {
+        match self {
+            BotState::Active => "active",
+            BotState::Retired => "retired",
+            BotState::Disqualified => "disqualified",
+        }
+    }
+}
+
+/// A bot's standing: its state and, if it left the ladder, why.
+pub fn bot_state(
+    conn: &Connection,
+    bot: &str,
+) -> Result<Option<(BotState, Option<String>)>, ContestError> {
+    let row: Option<(String, Option<String>)> = conn
+        .query_row(
+            "SELECT state, reason FROM bots WHERE name = ?1 COLLATE NOCASE",
+            [bot],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    Ok(row.map(|(state, reason)| {
+        let state = match state.as_str() {
+            "retired" => BotState::Retired,
+            "disqualified" => BotState::Disqualified,
+            _ => BotState::Active,
+        };
+        (state, reason)
+    }))
+}
+
+/// Take the bot `bot` out of the ladder as `state` (retired or disqualified) with `reason`.
+/// The next run leaves it out; its past runs and versions stay. Logged.
+pub fn remove_bot(
+    conn: &mut Connection,
+    bot: &str,
+    state: BotState,
+    reason: &str,
+) -> Result<(), ContestError> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let found: Option<(String, String)> = tx
+        .query_row(
+            "SELECT name, state FROM bots WHERE name = ?1 COLLATE NOCASE",
+            [bot],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let Some((stored, current)) = found else {
+        return Err(ContestError::Refused(format!("no bot named `{bot}`")));
+    };
+    if current != BotState::Active.as_str() {
+        return Err(ContestError::Refused(format!(
+            "the bot `{stored}` is {current} already"
+        )));
+    }
+    tx.execute(
+        "UPDATE bots SET state = ?2, reason = ?3 WHERE name = ?1",
+        params![stored, state.as_str(), reason],
+    )?;
+    let action = match state {
+        BotState::Disqualified => "disqualify",
+        _ => "retire-bot",
+    };
+    log(&tx, action, &stored, reason)?;
+    tx.commit()?;
+    Ok(())
 }
 
 /// Seconds since the Unix epoch.
@@ -75,13 +307,15 @@ pub fn now() -> i64 {
 /// Add an author with the hash of their token; refuses a name already taken.
 pub fn add_author(conn: &Connection, name: &str, token_sha256: &[u8]) -> Result<i64, ContestError> {
     let taken: Option<i64> = conn
-        .query_row("SELECT id FROM authors WHERE name = ?1", [name], |r| {
-            r.get(0)
-        })
+        .query_row(
+            "SELECT id FROM authors WHERE name = ?1 COLLATE NOCASE",
+            [name],
+            |r| r.get(0),
+        )
         .optional()?;
     if taken.is_some() {
         return Err(ContestError::Refused(format!(
-            "an author named `{name}` already exists"
+            "an author named `{name}` already exists (names are the same whatever their case)"
         )));
     }
     conn.execute(
@@ -91,13 +325,14 @@ pub fn add_author(conn: &Connection, name: &str, token_sha256: &[u8]) -> Result<
     Ok(conn.last_insert_rowid())
 }
 
-/// The author whose token this is: (id, name). Every author's hash is compared, each in
-/// constant time.
+/// The author whose token this is: (id, name); a revoked author's token is no one's. Every
+/// author's hash is compared, each in constant time.
 pub fn author_by_token(
     conn: &Connection,
     token: &str,
 ) -> Result<Option<(i64, String)>, ContestError> {
-    let mut stmt = conn.prepare_cached("SELECT id, name, token_sha256 FROM authors")?;
+    let mut stmt =
+        conn.prepare_cached("SELECT id, name, token_sha256 FROM authors WHERE revoked IS NULL")?;
     let rows = stmt.query_map([], |r| {
         Ok((
             r.get::<_, i64>(0)?,
@@ -153,10 +388,10 @@ fn version(r: &rusqlite::Row<'_>) -> rusqlite::Result<Version> {
     })
 }
 
-/// The newest version of every bot, by bot name.
+/// The newest version of every bot in the ladder (not retired or disqualified), by bot name.
 pub fn latest_versions(conn: &Connection) -> Result<Vec<Version>, ContestError> {
     let sql = format!(
-        "SELECT {VERSION_COLUMNS} WHERE v.number = \
+        "SELECT {VERSION_COLUMNS} WHERE b.state = 'active' AND v.number = \
          (SELECT MAX(number) FROM versions w WHERE w.bot = v.bot) ORDER BY v.bot"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
@@ -198,48 +433,107 @@ pub enum AddRefused {
     Same(i64),
     /// The contest has as many bots as it takes.
     Full(usize),
+    /// The author has as many bots in the ladder as one author may.
+    AuthorFull(usize),
+    /// The author uploaded as many versions in the last hour as one author may.
+    TooOften(usize),
+    /// The same file is the newest version of another of the author's bots.
+    Duplicate(String),
+    /// The bot left the ladder (retired or disqualified), with the reason.
+    Removed(BotState, String),
+}
+
+/// The limits an upload is held to ([`super::ContestConfig`]'s).
+#[derive(Debug, Clone, Copy)]
+pub struct Quotas {
+    /// Bots in the contest.
+    pub bots: usize,
+    /// Bots of one author in the ladder.
+    pub bots_per_author: usize,
+    /// Versions of one author in the last hour.
+    pub versions_per_hour: usize,
 }
 
 /// Add a version of `bot` for author `author` in one transaction: the bot is created if it is
-/// new, its number is the next one. `place(id)` puts the file where the version's id says,
-/// inside the transaction, so a failure stores nothing.
+/// new (a name that differs from an existing one only in case is that bot), its number is the
+/// next one. `place(id, name)` puts the file where the version's id says, under the bot's name
+/// as stored, inside the transaction, so a failure stores nothing.
 #[allow(clippy::too_many_arguments)]
 pub fn add_version(
     conn: &mut Connection,
     author: i64,
     bot: &str,
-    file: &str,
+    ext: &str,
     sha256: &str,
     bytes: i64,
-    max_bots: usize,
-    place: impl FnOnce(i64) -> Result<(), ContestError>,
+    quotas: Quotas,
+    place: impl FnOnce(i64, &str) -> Result<(), ContestError>,
 ) -> Result<Result<Version, AddRefused>, ContestError> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let owner: Option<(i64, String)> = tx
+    let owner: Option<(String, i64, String, String, Option<String>)> = tx
         .query_row(
-            "SELECT a.id, a.name FROM bots b JOIN authors a ON a.id = b.author WHERE b.name = ?1",
+            "SELECT b.name, a.id, a.name, b.state, b.reason FROM bots b \
+             JOIN authors a ON a.id = b.author WHERE b.name = ?1 COLLATE NOCASE",
             [bot],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
         )
         .optional()?;
-    match owner {
-        Some((id, name)) if id != author => return Ok(Err(AddRefused::NotYours(name))),
-        Some(_) => {}
+    let recent: i64 = tx.query_row(
+        "SELECT COUNT(*) FROM versions v JOIN bots b ON b.name = v.bot \
+         WHERE b.author = ?1 AND v.created > ?2",
+        params![author, now() - 3600],
+        |r| r.get(0),
+    )?;
+    if recent as usize >= quotas.versions_per_hour {
+        return Ok(Err(AddRefused::TooOften(quotas.versions_per_hour)));
+    }
+    let twin: Option<String> = tx
+        .query_row(
+            "SELECT v.bot FROM versions v JOIN bots b ON b.name = v.bot \
+             WHERE b.author = ?1 AND v.sha256 = ?2 AND v.bot <> ?3 COLLATE NOCASE \
+             AND v.number = (SELECT MAX(number) FROM versions w WHERE w.bot = v.bot) LIMIT 1",
+            params![author, sha256, bot],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(twin) = twin {
+        return Ok(Err(AddRefused::Duplicate(twin)));
+    }
+    let name = match owner {
+        Some((_, id, owner, _, _)) if id != author => return Ok(Err(AddRefused::NotYours(owner))),
+        Some((_, _, _, state, reason)) if state != BotState::Active.as_str() => {
+            let state = if state == "retired" {
+                BotState::Retired
+            } else {
+                BotState::Disqualified
+            };
+            return Ok(Err(AddRefused::Removed(state, reason.unwrap_or_default())));
+        }
+        Some((name, ..)) => name,
         None => {
             let n: i64 = tx.query_row("SELECT COUNT(*) FROM bots", [], |r| r.get(0))?;
-            if n as usize >= max_bots {
-                return Ok(Err(AddRefused::Full(max_bots)));
+            if n as usize >= quotas.bots {
+                return Ok(Err(AddRefused::Full(quotas.bots)));
+            }
+            let mine: i64 = tx.query_row(
+                "SELECT COUNT(*) FROM bots WHERE author = ?1 AND state <> 'retired'",
+                [author],
+                |r| r.get(0),
+            )?;
+            if mine as usize >= quotas.bots_per_author {
+                return Ok(Err(AddRefused::AuthorFull(quotas.bots_per_author)));
             }
             tx.execute(
                 "INSERT INTO bots (name, author) VALUES (?1, ?2)",
                 params![bot, author],
             )?;
+            bot.to_string()
         }
-    }
+    };
     let last: Option<(i64, String)> = tx
         .query_row(
             "SELECT number, sha256 FROM versions WHERE bot = ?1 ORDER BY number DESC LIMIT 1",
-            [bot],
+            [&name],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .optional()?;
@@ -249,13 +543,14 @@ pub fn add_version(
         }
     }
     let number = last.map_or(1, |(n, _)| n + 1);
+    let file = format!("{name}.{ext}");
     tx.execute(
         "INSERT INTO versions (bot, number, file, sha256, bytes, created) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![bot, number, file, sha256, bytes, now()],
+        params![name, number, file, sha256, bytes, now()],
     )?;
     let id = tx.last_insert_rowid();
-    place(id)?;
+    place(id, &file)?;
     let v = tx.query_row(
         &format!("SELECT {VERSION_COLUMNS} WHERE v.id = ?1"),
         [id],
@@ -295,7 +590,14 @@ fn run(r: &rusqlite::Row<'_>) -> rusqlite::Result<Run> {
     let versions: String = r.get(1)?;
     Ok(Run {
         id: r.get(0)?,
-        versions: versions.split(',').filter_map(|v| v.parse().ok()).collect(),
+        // A set run again after the ladder moved past it carries a `#n` suffix.
+        versions: versions
+            .split('#')
+            .next()
+            .unwrap_or_default()
+            .split(',')
+            .filter_map(|v| v.parse().ok())
+            .collect(),
         state: r.get(2)?,
         total: r.get(3)?,
         played: r.get(4)?,
@@ -316,19 +618,43 @@ pub fn versions_key(ids: &[i64]) -> String {
         .join(",")
 }
 
-/// Queue a run of these versions, unless this set was queued before; returns the new run.
+/// Queue a run of these versions unless this set's newest run is the leaderboard's already,
+/// is still to play, or failed; returns the new run. A set run before, then left behind by
+/// newer runs (a bot joined, then left the ladder), is run again (its matches all come from
+/// the store) so that the leaderboard is always the ladder's.
 pub fn queue_run(
     conn: &Connection,
     versions: &[i64],
     total: usize,
 ) -> Result<Option<Run>, ContestError> {
-    let n = conn.execute(
-        "INSERT OR IGNORE INTO runs (versions, state, total, created) VALUES (?1, 'queued', ?2, ?3)",
-        params![versions_key(versions), total as i64, now()],
+    let key = versions_key(versions);
+    let prev: Option<(i64, String)> = conn
+        .query_row(
+            "SELECT id, state FROM runs WHERE versions = ?1 OR versions LIKE ?1 || '#%' \
+             ORDER BY id DESC LIMIT 1",
+            [&key],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let key = match prev {
+        None => key,
+        Some((id, state)) if state == "done" => {
+            if latest_done(conn)?.is_some_and(|r| r.id == id) {
+                return Ok(None);
+            }
+            let again: i64 = conn.query_row(
+                "SELECT COUNT(*) FROM runs WHERE versions = ?1 OR versions LIKE ?1 || '#%'",
+                [&key],
+                |r| r.get(0),
+            )?;
+            format!("{key}#{}", again + 1)
+        }
+        Some(_) => return Ok(None),
+    };
+    conn.execute(
+        "INSERT INTO runs (versions, state, total, created) VALUES (?1, 'queued', ?2, ?3)",
+        params![key, total as i64, now()],
     )?;
-    if n == 0 {
-        return Ok(None);
-    }
     let id = conn.last_insert_rowid();
     Ok(Some(get_run(conn, id)?.ok_or_else(|| {
         ContestError::Refused(format!("run {id} vanished"))
@@ -463,4 +789,238 @@ pub fn matches_of(conn: &Connection, id: i64, bot: &str) -> Result<Vec<MatchRow>
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// `secs` since the Unix epoch as `YYYY-MM-DD HH:MM:SS UTC` (the host's log; no time zone
+/// database needed for UTC).
+pub fn utc(secs: i64) -> String {
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Days to a civil date (proleptic Gregorian), after Howard Hinnant's public-domain method.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_reads_known_instants() {
+        assert_eq!(utc(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(utc(951_782_400), "2000-02-29 00:00:00 UTC");
+        assert_eq!(utc(1_795_665_600), "2026-11-26 04:00:00 UTC");
+    }
+
+    fn temp_db() -> (tempfile::TempDir, Connection) {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let conn = open(&dir.path().join("contest.db")).expect("open");
+        (dir, conn)
+    }
+
+    #[test]
+    fn a_fresh_database_is_at_the_newest_schema_and_a_newer_one_is_refused() {
+        let (dir, conn) = temp_db();
+        let v: i64 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .expect("version");
+        assert_eq!(v, SCHEMA_VERSION);
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .expect("set");
+        drop(conn);
+        let err = open(&dir.path().join("contest.db")).expect_err("refused");
+        assert!(
+            err.to_string().contains(&format!(
+                "schema version {}, written by a newer koth",
+                SCHEMA_VERSION + 1
+            )),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_koth_0_3_database_is_migrated_with_its_rows() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let path = dir.path().join("contest.db");
+        {
+            // What koth 0.3.0 made: the version-1 tables, user_version 0, an author and a bot.
+            let c = Connection::open(&path).expect("open");
+            c.execute_batch(SCHEMA_V1).expect("0.3.0 schema");
+            c.execute(
+                "INSERT INTO authors (name, token_sha256, created) VALUES ('ann', x'00', 1)",
+                [],
+            )
+            .expect("author");
+            c.execute("INSERT INTO bots (name, author) VALUES ('b', 1)", [])
+                .expect("bot");
+        }
+        let conn = open(&path).expect("migrated");
+        assert_eq!(
+            bot_state(&conn, "B").expect("state").map(|s| s.0),
+            Some(BotState::Active)
+        );
+        assert!(author_by_name(&conn, "ANN").expect("author").is_some());
+    }
+
+    #[test]
+    fn revocation_rotation_and_removal_are_logged_and_take_effect() {
+        let (_dir, mut conn) = temp_db();
+        add_author(&conn, "ann", &super::super::auth::hash("t1")).expect("author");
+        assert!(author_by_token(&conn, "t1").expect("lookup").is_some());
+        revoke_author(&mut conn, "Ann").expect("revoke");
+        assert!(author_by_token(&conn, "t1").expect("lookup").is_none());
+        assert!(revoke_author(&mut conn, "ann").is_err(), "twice");
+        rotate_token(&mut conn, "ann", &super::super::auth::hash("t2")).expect("rotate");
+        assert!(author_by_token(&conn, "t1").expect("lookup").is_none());
+        assert!(author_by_token(&conn, "t2").expect("lookup").is_some());
+        conn.execute("INSERT INTO bots (name, author) VALUES ('b', 1)", [])
+            .expect("bot");
+        remove_bot(
+            &mut conn,
+            "B",
+            BotState::Disqualified,
+            "read another bot's files",
+        )
+        .expect("disqualify");
+        assert_eq!(
+            bot_state(&conn, "b").expect("state"),
+            Some((
+                BotState::Disqualified,
+                Some("read another bot's files".into())
+            ))
+        );
+        assert!(
+            remove_bot(&mut conn, "b", BotState::Retired, "x").is_err(),
+            "twice"
+        );
+        let log: Vec<_> = host_log(&conn)
+            .expect("log")
+            .into_iter()
+            .map(|e| (e.action, e.subject))
+            .collect();
+        assert_eq!(
+            log,
+            [
+                ("revoke-author", "ann"),
+                ("rotate-token", "ann"),
+                ("disqualify", "b")
+            ]
+            .map(|(a, s)| (a.to_string(), s.to_string()))
+        );
+    }
+
+    #[test]
+    fn names_differing_only_in_case_are_one_name() {
+        let (_dir, conn) = temp_db();
+        add_author(&conn, "ann", b"h").expect("author");
+        assert!(add_author(&conn, "ANN", b"h").is_err());
+        conn.execute("INSERT INTO bots (name, author) VALUES ('bot', 1)", [])
+            .expect("bot");
+        assert!(conn
+            .execute("INSERT INTO bots (name, author) VALUES ('BOT', 1)", [])
+            .is_err());
+    }
+
+    fn quotas() -> Quotas {
+        Quotas {
+            bots: 10,
+            bots_per_author: 2,
+            versions_per_hour: 4,
+        }
+    }
+
+    fn add(
+        conn: &mut Connection,
+        author: i64,
+        bot: &str,
+        sha: &str,
+    ) -> Result<Version, AddRefused> {
+        add_version(conn, author, bot, "wasm", sha, 1, quotas(), |_, _| Ok(())).expect("db")
+    }
+
+    #[test]
+    fn uploads_keep_to_the_quotas_names_and_one_program_per_author() {
+        let (_dir, mut conn) = temp_db();
+        add_author(&conn, "ann", b"a").expect("author");
+        add_author(&conn, "bob", b"b").expect("author");
+        assert_eq!(add(&mut conn, 1, "one", "s1").expect("v1").bot, "one");
+        // The same name in another case is the same bot: a new version of it.
+        let v = add(&mut conn, 1, "ONE", "s2").expect("v2");
+        assert_eq!(
+            (v.bot.as_str(), v.number, v.file.as_str()),
+            ("one", 2, "one.wasm")
+        );
+        assert!(
+            matches!(add(&mut conn, 2, "One", "s3"), Err(AddRefused::NotYours(o)) if o == "ann")
+        );
+        // The same file under a second name of one author.
+        assert!(
+            matches!(add(&mut conn, 1, "two", "s2"), Err(AddRefused::Duplicate(b)) if b == "one")
+        );
+        add(&mut conn, 1, "two", "s4").expect("second bot");
+        assert!(matches!(
+            add(&mut conn, 1, "three", "s5"),
+            Err(AddRefused::AuthorFull(2))
+        ));
+        // Four versions an hour: ann has uploaded three.
+        add(&mut conn, 1, "two", "s6").expect("fourth version");
+        assert!(matches!(
+            add(&mut conn, 1, "two", "s7"),
+            Err(AddRefused::TooOften(4))
+        ));
+        // A retired bot frees its author's slot and takes no new versions.
+        remove_bot(&mut conn, "one", BotState::Retired, "old").expect("retire");
+        assert!(matches!(add(&mut conn, 2, "x", "s8"), Ok(_)));
+        assert!(matches!(
+            add(&mut conn, 2, "one", "s9"),
+            Err(AddRefused::NotYours(_))
+        ));
+        assert_eq!(
+            latest_versions(&conn)
+                .expect("ladder")
+                .iter()
+                .map(|v| v.bot.as_str())
+                .collect::<Vec<_>>(),
+            ["two", "x"]
+        );
+    }
+
+    #[test]
+    fn a_set_left_behind_by_newer_runs_is_run_again() {
+        let (_dir, mut conn) = temp_db();
+        let r1 = queue_run(&conn, &[1, 2], 2).expect("q").expect("new");
+        assert!(
+            queue_run(&conn, &[2, 1], 2).expect("q").is_none(),
+            "queued already"
+        );
+        finish_run(&mut conn, r1.id, 2, 0, &[]).expect("finish");
+        assert!(
+            queue_run(&conn, &[1, 2], 2).expect("q").is_none(),
+            "the leaderboard's"
+        );
+        let r2 = queue_run(&conn, &[1, 2, 3], 6)
+            .expect("q")
+            .expect("a third bot");
+        finish_run(&mut conn, r2.id, 6, 0, &[]).expect("finish");
+        // The third bot left: the set of the first run is the ladder again.
+        let r3 = queue_run(&conn, &[1, 2], 2).expect("q").expect("run again");
+        assert_eq!(r3.versions, vec![1, 2]);
+        fail_run(&conn, r3.id, "boom").expect("fail");
+        assert!(
+            queue_run(&conn, &[1, 2], 2).expect("q").is_none(),
+            "a failed run waits"
+        );
+    }
 }

@@ -42,9 +42,36 @@ pub enum SubmitError {
     /// The contest is full.
     #[error("this contest takes at most {0} bots")]
     Full(usize),
+    /// The author has as many bots as one author may.
+    #[error("an author may have at most {0} bots in this contest; ask the host to retire one")]
+    AuthorFull(usize),
+    /// The author uploads too often.
+    #[error("an author may upload at most {0} versions an hour in this contest; try again later")]
+    TooOften(usize),
+    /// The same file is another of the author's bots.
+    #[error("this file is already your bot `{0}`: one program enters once")]
+    Duplicate(String),
+    /// The bot left the ladder.
+    #[error("the bot `{bot}` is {state}{}: it takes no new versions", reason_suffix(.reason))]
+    Removed {
+        /// The bot.
+        bot: String,
+        /// `retired` or `disqualified`.
+        state: String,
+        /// The host's reason.
+        reason: String,
+    },
     /// The contest could not store it (not the uploader's fault).
     #[error(transparent)]
     Internal(#[from] ContestError),
+}
+
+fn reason_suffix(reason: &str) -> String {
+    if reason.is_empty() {
+        String::new()
+    } else {
+        format!(" ({reason})")
+    }
 }
 
 /// What an upload carries.
@@ -119,16 +146,21 @@ pub fn submit(
     crate::worlds::check_game(&bot, game)
         .map_err(|why| SubmitError::Invalid(format!("this bot {why}")))?;
     let sha = hex::encode(Sha256::digest(upload.bytes));
+    let quotas = db::Quotas {
+        bots: contest.config.max_bots,
+        bots_per_author: contest.config.max_bots_per_author,
+        versions_per_hour: contest.config.max_versions_per_author_per_hour,
+    };
     let added = db::add_version(
         conn,
         author,
         upload.name,
-        &file,
+        ext,
         &sha,
         size as i64,
-        contest.config.max_bots,
-        |id| {
-            let dest = contest.version_file(id, &file);
+        quotas,
+        |id, stored| {
+            let dest = contest.version_file(id, stored);
             if let Some(dir) = dest.parent() {
                 std::fs::create_dir_all(dir).map_err(io(dir))?;
             }
@@ -143,5 +175,13 @@ pub fn submit(
         }),
         Err(AddRefused::Same(n)) => Err(SubmitError::Same(n)),
         Err(AddRefused::Full(n)) => Err(SubmitError::Full(n)),
+        Err(AddRefused::AuthorFull(n)) => Err(SubmitError::AuthorFull(n)),
+        Err(AddRefused::TooOften(n)) => Err(SubmitError::TooOften(n)),
+        Err(AddRefused::Duplicate(bot)) => Err(SubmitError::Duplicate(bot)),
+        Err(AddRefused::Removed(state, reason)) => Err(SubmitError::Removed {
+            bot: upload.name.to_string(),
+            state: format!("{state:?}").to_lowercase(),
+            reason,
+        }),
     }
 }

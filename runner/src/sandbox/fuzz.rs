@@ -74,6 +74,12 @@ impl Property {
         })
     }
 
+    /// An invocation's time over what a pure loop takes for its fuel, plus the slack.
+    fn ratio(&self, secs: f64, fuel_used: u64) -> f64 {
+        let allowed = self.pure_ns_per_fuel * fuel_used as f64 * 1e-9;
+        secs / (allowed + self.slack.as_secs_f64())
+    }
+
     /// Turn `data` into a module, load it on `sb`, invoke it once in a fresh directory and
     /// judge the invocation.
     pub fn check(&self, sb: &Sandbox, data: &[u8]) -> Verdict {
@@ -84,19 +90,32 @@ impl Property {
             Ok(b) => b,
             Err(e) => return Verdict::Refused(e.to_string()),
         };
-        let mut dir = Vfs::new(VfsLimits::default());
-        dir.put_host_file("history.txt", b"I\n");
-        let t = Instant::now();
-        let r = bot.invoke(&invocation(self.fuel), Some(&mut dir));
-        let secs = t.elapsed().as_secs_f64();
-        if let Outcome::HostFault(why) = &r.outcome {
-            return Verdict::Broken(format!("host fault: {why}"));
+        // A slow run is run twice more and the fastest counts: the machine's noise only ever
+        // adds time, and a finding must not be the load of another process.
+        let mut best: Option<(f64, super::Report)> = None;
+        for _ in 0..3 {
+            let mut dir = Vfs::new(VfsLimits::default());
+            dir.put_host_file("history.txt", b"I\n");
+            let t = Instant::now();
+            let r = bot.invoke(&invocation(self.fuel), Some(&mut dir));
+            let secs = t.elapsed().as_secs_f64();
+            if let Outcome::HostFault(why) = &r.outcome {
+                return Verdict::Broken(format!("host fault: {why}"));
+            }
+            let ratio = self.ratio(secs, r.fuel_used);
+            if best.as_ref().is_none_or(|(b, _)| ratio < *b) {
+                best = Some((ratio, r));
+            }
+            if ratio <= self.max_ratio {
+                break;
+            }
         }
-        let allowed = self.pure_ns_per_fuel * r.fuel_used as f64 * 1e-9;
-        let ratio = secs / (allowed + self.slack.as_secs_f64());
+        let Some((ratio, r)) = best else {
+            return Verdict::NoModule;
+        };
         if ratio > self.max_ratio {
             return Verdict::Broken(format!(
-                "took {secs:.3} s for {} fuel ({}), {ratio:.1}x a pure loop's time for that fuel",
+                "{ratio:.1}x a pure loop's time for the {} fuel it used ({}), in the fastest of three runs",
                 r.fuel_used, r.outcome
             ));
         }
@@ -165,9 +184,14 @@ pub fn module(data: &[u8]) -> Option<Vec<u8>> {
         memory64_enabled: false,
         gc_enabled: false,
         exceptions_enabled: false,
+        // wasm-smith's tail calls bring typed function references (`return_call_ref`), which
+        // this wasmtime build (no GC) refuses.
+        tail_call_enabled: false,
         custom_page_sizes_enabled: false,
         wide_arithmetic_enabled: false,
-        max_memories: 1,
+        // The exported memory is the one memory: wasm-smith adds it beside the ones it
+        // generates.
+        max_memories: 0,
         max_tables: 1,
         max_memory32_bytes: Limits::default().memory_bytes,
         max_table_elements: u64::from(Limits::default().table_elements),
@@ -176,9 +200,12 @@ pub fn module(data: &[u8]) -> Option<Vec<u8>> {
         max_funcs: 50,
         ..wasm_smith::Config::default()
     };
-    // Grows and bulk operations are what fuel must pay for: keep them in every module.
+    // Bulk operations are what fuel must pay for: keep them in every module. Reference types
+    // (table.grow, table.fill) stay off: wasm-smith then also makes `externref`, which this
+    // wasmtime build (no GC) refuses, so nearly every module would be refused at load; the
+    // table operations have their own loops in `instruction_loops`.
     config.bulk_memory_enabled = true;
-    config.reference_types_enabled = true;
+    config.reference_types_enabled = false;
     wasm_smith::Module::new(config, &mut u)
         .ok()
         .map(|m| m.to_bytes())

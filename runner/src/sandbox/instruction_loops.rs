@@ -270,6 +270,24 @@ pub fn loops() -> Vec<HostcallLoop> {
         "      (call_indirect $t (i32.const 9999))",
     ));
 
+    // ---- control flow ----
+    // A `loop` costs wasmtime no fuel, but every loop header checks the fuel and the epoch:
+    // a branch from the innermost of many nested empty loops to the outermost runs through
+    // every header for one fuel (found by the fuzzer: `fuzz/corpus/sandbox/nested-loops`).
+    let depth = 999;
+    let mut nested = String::new();
+    for _ in 0..depth {
+        nested.push_str("(loop ");
+    }
+    nested.push_str(&format!("(br {})", depth - 1));
+    nested.push_str(&")".repeat(depth));
+    all.push(bot(
+        "loop",
+        "999 nested empty loops, the innermost branching to the outermost",
+        &fields(None, 1, None, none),
+        &format!("      {nested}"),
+    ));
+
     // ---- floats on subnormal numbers (microcode assists on some Intel CPUs) ----
     // $x starts as the smallest positive subnormal double, read from memory so that the
     // compiler cannot fold it; multiplying by 1.0 keeps it subnormal forever.

@@ -136,6 +136,10 @@ pub struct BotData {
     pub against: BTreeMap<String, Against>,
     /// Its matches in that run.
     pub matches: Vec<MatchRow>,
+    /// In the ladder, retired or disqualified.
+    pub state: db::BotState,
+    /// Why it left the ladder, if it did.
+    pub reason: Option<String>,
 }
 
 /// A bot's data, `None` when there is no such bot.
@@ -147,6 +151,9 @@ pub fn bot_data(st: &AppState, name: &str) -> Result<Option<BotData>, ContestErr
     if versions.is_empty() {
         return Ok(None);
     }
+    let (state, reason) = st
+        .with_db(|c| db::bot_state(c, name))?
+        .unwrap_or((db::BotState::Active, None));
     let board = leaderboard_data(st)?;
     let run = board.run.as_ref().map(|r| r.id);
     let standing = board.bots.into_iter().find(|b| b.row.bot == name);
@@ -175,6 +182,8 @@ pub fn bot_data(st: &AppState, name: &str) -> Result<Option<BotData>, ContestErr
         run,
         against,
         matches,
+        state,
+        reason,
     }))
 }
 

@@ -102,6 +102,19 @@ pub async fn bot(State(st): State<Arc<AppState>>, Path(name): Path<String>) -> R
         Err(e) => return ApiError::from(e).page(),
     };
     let mut body = progress_html(&st);
+    match data.state {
+        db::BotState::Active => {}
+        db::BotState::Retired => body.push_str(
+            "<p class=\"note\"><strong>Retired</strong>: this bot has left the ladder; its past runs stay.</p>",
+        ),
+        db::BotState::Disqualified => {
+            let _ = write!(
+                body,
+                "<p class=\"note\"><strong>Disqualified</strong>: {}</p>",
+                esc(data.reason.as_deref().unwrap_or("no reason given"))
+            );
+        }
+    }
     body.push_str("<h2>Versions</h2><table><tr><th class=n>Version</th><th>Author</th><th class=n>Bytes</th><th>SHA-256</th></tr>");
     for v in &data.versions {
         let _ = write!(

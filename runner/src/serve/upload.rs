@@ -21,7 +21,12 @@ fn status(e: &SubmitError) -> StatusCode {
         SubmitError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
         SubmitError::NotYours { .. } => StatusCode::FORBIDDEN,
         SubmitError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-        SubmitError::Same(_) | SubmitError::Full(_) => StatusCode::CONFLICT,
+        SubmitError::Same(_)
+        | SubmitError::Full(_)
+        | SubmitError::AuthorFull(_)
+        | SubmitError::Duplicate(_)
+        | SubmitError::Removed { .. } => StatusCode::CONFLICT,
+        SubmitError::TooOften(_) => StatusCode::TOO_MANY_REQUESTS,
         SubmitError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
         SubmitError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
