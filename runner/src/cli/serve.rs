@@ -18,6 +18,11 @@ pub(crate) struct ServeArgs {
 
 pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let contest = Contest::open(&args.dir)?;
+    // Uploads a killed server was checking: nothing refers to them.
+    let left = contest.clear_incoming()?;
+    if left > 0 {
+        eprintln!("koth serve: removed {left} unfinished upload(s) a stopped server left behind");
+    }
     koth::serve::serve(contest, args.listen, |addr| {
         println!("Serving {} on http://{addr}/", args.dir.display());
         let _ = std::io::stdout().flush();

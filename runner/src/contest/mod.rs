@@ -87,6 +87,7 @@ impl Contest {
             }
         }
         std::fs::create_dir_all(root).map_err(io(root))?;
+        owner_only(root)?;
         for sub in ["versions", "runs", "store", "cache", "incoming"] {
             let p = root.join(sub);
             std::fs::create_dir_all(&p).map_err(io(&p))?;
@@ -129,6 +130,7 @@ impl Contest {
             path: path.clone(),
             what,
         })?;
+        owner_only(root)?;
         Ok(Contest {
             root: root.to_path_buf(),
             config,
@@ -168,5 +170,67 @@ impl Contest {
     /// The compiled-code cache.
     pub fn cache_dir(&self) -> PathBuf {
         self.root.join("cache")
+    }
+
+    /// Remove what a stopped server left in [`Contest::incoming_dir`] (uploads it was still
+    /// checking); returns how many entries went.
+    pub fn clear_incoming(&self) -> Result<usize, ContestError> {
+        let dir = self.incoming_dir();
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return Ok(0);
+        };
+        let mut n = 0;
+        for entry in entries {
+            let path = entry.map_err(io(&dir))?.path();
+            let removed = if path.is_dir() {
+                std::fs::remove_dir_all(&path)
+            } else {
+                std::fs::remove_file(&path)
+            };
+            removed.map_err(io(&path))?;
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+/// Make the contest folder its owner's alone (tokens' hashes, authors' uploads and the
+/// database are inside): mode 0700 on Unix.
+fn owner_only(root: &Path) -> Result<(), ContestError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let meta = std::fs::metadata(root).map_err(io(root))?;
+        if meta.permissions().mode() & 0o077 != 0 {
+            std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o700))
+                .map_err(io(root))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_contest_folder_is_its_owners_alone_and_leftover_uploads_go() {
+        let tmp = tempfile::tempdir().expect("a temporary folder");
+        let root = tmp.path().join("c");
+        let contest = Contest::init(&root, ContestConfig::coup(1, 1)).expect("init");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&root).expect("meta").permissions().mode();
+            assert_eq!(mode & 0o777, 0o700);
+            std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+            Contest::open(&root).expect("open");
+            let mode = std::fs::metadata(&root).expect("meta").permissions().mode();
+            assert_eq!(mode & 0o777, 0o700, "open tightens a loosened folder");
+        }
+        std::fs::create_dir_all(contest.incoming_dir().join("upload-x")).expect("leftover");
+        std::fs::write(contest.incoming_dir().join("upload-x/a.wasm"), b"x").expect("file");
+        assert_eq!(contest.clear_incoming().expect("clear"), 1);
+        assert_eq!(contest.clear_incoming().expect("clear"), 0);
     }
 }
