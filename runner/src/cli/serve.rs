@@ -2,10 +2,12 @@
 
 use clap::Args;
 use koth::contest::Contest;
+use koth::serve::limits::ServeLimits;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Args)]
 pub(crate) struct ServeArgs {
@@ -14,13 +16,61 @@ pub(crate) struct ServeArgs {
     /// Address to listen on (loopback by default; port 0 picks a free one).
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
+    /// Connections open at once; at the cap a new one closes the one idle the longest
+    /// (lowered to what the open-file limit leaves).
+    #[arg(long, default_value_t = ServeLimits::default().max_connections)]
+    max_connections: usize,
+    /// Seconds a request head may take from its first byte.
+    #[arg(long, value_name = "SECS", value_parser = secs, default_value = "10")]
+    head_timeout: Duration,
+    /// Seconds a connection may stay open with no request in progress and none begun.
+    #[arg(long, value_name = "SECS", value_parser = secs, default_value = "15")]
+    idle_timeout: Duration,
+    /// Seconds a request body may send nothing before it is cut.
+    #[arg(long, value_name = "SECS", value_parser = secs, default_value = "20")]
+    body_idle_timeout: Duration,
+    /// The least average rate of a request body, in bytes a second (after a grace).
+    #[arg(long, value_name = "BYTES", default_value_t = ServeLimits::default().min_body_rate)]
+    min_body_rate: u64,
+    /// Seconds a body is given before its minimum rate applies.
+    #[arg(long, value_name = "SECS", value_parser = secs, default_value = "10")]
+    body_grace: Duration,
+    /// Uploads in progress at once, all authors together (more get 429).
+    #[arg(long, default_value_t = ServeLimits::default().max_uploads)]
+    max_uploads: usize,
+    /// Uploads in progress at once by one author (more get 429).
+    #[arg(long, default_value_t = ServeLimits::default().max_uploads_per_author)]
+    max_uploads_per_author: usize,
+}
+
+/// A duration in seconds, fractions allowed (`0.5`).
+fn secs(text: &str) -> Result<Duration, String> {
+    let s: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !(s > 0.0 && s <= 3600.0) {
+        return Err(format!("{text} is out of range (more than 0, at most 3600)"));
+    }
+    Ok(Duration::from_secs_f64(s))
 }
 
 pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let contest = Contest::open(&args.dir)?;
-    koth::serve::serve(contest, args.listen, |addr| {
-        println!("Serving {} on http://{addr}/", args.dir.display());
+    let limits = ServeLimits {
+        max_connections: args.max_connections,
+        head_timeout: args.head_timeout,
+        idle_timeout: args.idle_timeout,
+        body_idle_timeout: args.body_idle_timeout,
+        min_body_rate: args.min_body_rate,
+        body_grace: args.body_grace,
+        max_uploads: args.max_uploads,
+        max_uploads_per_author: args.max_uploads_per_author,
+    };
+    let dir = args.dir.display().to_string();
+    koth::serve::serve(contest, args.listen, limits, |addr, cap| {
+        println!("Serving {dir} on http://{addr}/");
         let _ = std::io::stdout().flush();
+        eprintln!("koth serve: at most {cap} connections");
     })?;
     Ok(ExitCode::SUCCESS)
 }

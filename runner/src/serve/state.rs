@@ -1,6 +1,8 @@
 //! What every request shares.
 
 use crate::contest::db::{self, Run};
+use super::limits::ServeLimits;
+use super::quota::Quota;
 use crate::contest::worker::{Live, Wake};
 use crate::contest::{run, Contest, ContestError};
 use crate::sandbox::Sandbox;
@@ -28,15 +30,18 @@ pub struct AppState {
     pub live: Arc<Live>,
     /// Wakes the worker after an upload.
     pub wake: Arc<Wake>,
+    /// Uploads in progress.
+    pub quota: Arc<Quota>,
     board: Mutex<Option<Arc<Board>>>,
 }
 
 impl AppState {
-    /// The state of a server of `contest`.
+    /// The state of a server of `contest`, with the upload caps of `limits`.
     pub fn new(
         contest: Contest,
         live: Arc<Live>,
         wake: Arc<Wake>,
+        limits: &ServeLimits,
     ) -> Result<AppState, ContestError> {
         let db = Mutex::new(contest.db()?);
         let sandbox = run::sandbox(&contest, 1)?;
@@ -46,8 +51,28 @@ impl AppState {
             sandbox,
             live,
             wake,
+            quota: Arc::new(Quota::new(
+                limits.max_uploads,
+                limits.max_uploads_per_author,
+            )),
             board: Mutex::new(None),
         })
+    }
+
+    /// What a client is told of an error of the server's own: nothing of its files (the
+    /// error, with its paths, goes to the server's log).
+    pub fn hide(&self, e: &ContestError) -> String {
+        super::api::internal(e)
+    }
+
+    /// `text` without the contest folder's path (a check's reason may name a file in it).
+    pub fn unrooted(&self, text: &str) -> String {
+        let root = self.contest.root();
+        let mut out = text.to_string();
+        if let Ok(abs) = root.canonicalize() {
+            out = out.replace(&abs.display().to_string(), "");
+        }
+        out.replace(&root.display().to_string(), "")
     }
 
     /// Run a query on the shared connection.
