@@ -105,14 +105,18 @@ async fn connection(
         .keep_alive(true)
         .serve_connection(io, service);
     let (head, idle) = (limits.head_timeout, limits.idle_timeout);
+    // A deadline can move earlier (a head's first byte starts a shorter clock) without
+    // waking the watchdog: it looks again at least this often.
+    let tick = (head.min(idle) / 4).max(Duration::from_millis(10));
     let watchdog = async {
         loop {
+            let next = Instant::now() + tick;
             match state.deadline(head, idle) {
                 Some(due) if Instant::now() >= due => return,
-                Some(due) => tokio::time::sleep_until(due).await,
+                Some(due) => tokio::time::sleep_until(due.min(next)).await,
                 // A request in progress has its own clocks (its body's pace, the handler's
-                // timeout); look again later.
-                None => tokio::time::sleep(idle).await,
+                // timeout).
+                None => tokio::time::sleep_until(next).await,
             }
         }
     };
