@@ -1,17 +1,14 @@
 //! `koth serve`: the contest server, started as the real binary on a loopback port and
-//! spoken to over HTTP by a small client of this file's own (every request bounded in time,
-//! every wait bounded in count). Each contest lives in a self-deleting folder.
+//! spoken to over HTTP by a small client (`serve_support`, shared with the hostile-client
+//! tests of `serve_hostile.rs`; every request bounded in time, every wait bounded in count).
+//! Each contest lives in a self-deleting folder.
 
 #[path = "browser/devtools.rs"]
 mod devtools;
 mod serve_support;
 
-use serve_support::{author, contest, entries, koth, multipart, seed_bot, Server};
-
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use serve_support::{author, contest, entries, koth, multipart, seed_bot, Server, BOUNDARY};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 #[test]

@@ -469,7 +469,8 @@ fn idle_connections_and_slow_heads_are_closed_within_their_timeouts() {
         for (what, t, lo, hi) in [
             ("silent", silent, 1.9, 3.5),
             ("slow head", slow, 0.9, 1.9),
-            ("keep-alive", kept, 1.9, 3.5),
+            // Measured from the answer read whole, up to 100 ms after it came.
+            ("keep-alive", kept, 1.7, 3.5),
         ] {
             assert!(
                 (lo..hi).contains(&t.as_secs_f64()),
