@@ -372,10 +372,10 @@ fn readers_are_served_while_every_attack_runs_at_once() {
     assert!(p99 < 1.0, "p99 {p99:.3} s under attack");
     assert!(opened.load(Ordering::Relaxed) >= flood, "the flood ran");
     assert!(refused.load(Ordering::Relaxed) > 0, "wrong tokens were refused");
-    // The cap held: the server never had more sockets than the cap, beyond its own files
-    // (and a newcomer accepted to be closed at once).
+    // The flood reached the cap, and the cap held: the server never had more sockets than
+    // the cap, beyond its own files (and a newcomer accepted to be closed at once).
     assert!(
-        peak_fds <= base_fds + cap + 8,
+        peak_fds >= base_fds + cap - 16 && peak_fds <= base_fds + cap + 8,
         "{peak_fds} descriptors, {base_fds} before the attack, cap {cap}"
     );
 }

@@ -65,14 +65,15 @@ impl AppState {
         super::api::internal(e)
     }
 
-    /// `text` without the contest folder's path (a check's reason may name a file in it).
+    /// `text` without the server's paths: the contest folder's, then any other absolute
+    /// path cut to its file name (a check's reason may name the interpreter's file).
     pub fn unrooted(&self, text: &str) -> String {
         let root = self.contest.root();
         let mut out = text.to_string();
         if let Ok(abs) = root.canonicalize() {
             out = out.replace(&abs.display().to_string(), "");
         }
-        out.replace(&root.display().to_string(), "")
+        scrub_paths(&out.replace(&root.display().to_string(), ""))
     }
 
     /// Run a query on the shared connection.
@@ -125,5 +126,41 @@ impl AppState {
                 self.live.total.load(Ordering::Relaxed),
             )
         })
+    }
+}
+
+/// `text` with every absolute path (a word that starts with `/`, after an opening quote or
+/// bracket, and holds another `/`) cut to its last part: a client learns the file's name, not
+/// where the server keeps it.
+pub fn scrub_paths(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, word) in text.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let lead = word.len() - word.trim_start_matches(['(', '[', '`', '"', '\'']).len();
+        let (open, rest) = word.split_at(lead);
+        match rest.strip_prefix('/') {
+            Some(tail) if tail.contains('/') => {
+                out.push_str(open);
+                out.push_str(tail.rsplit('/').next().unwrap_or_default());
+            }
+            _ => out.push_str(word),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scrub_paths;
+
+    #[test]
+    fn absolute_paths_are_cut_to_their_file_name() {
+        assert_eq!(
+            scrub_paths("cannot read the CPython interpreter /root/.cache/koth/python/python-3.12.0.wasm: No such file (`/a/b/c`)"),
+            "cannot read the CPython interpreter python-3.12.0.wasm: No such file (`c`)"
+        );
+        assert_eq!(scrub_paths("a/b is relative, / alone and /top too"), "a/b is relative, / alone and /top too");
     }
 }
