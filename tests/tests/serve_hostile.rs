@@ -87,7 +87,8 @@ fn read_answer(s: &mut TcpStream, limit: Duration) -> Option<(u16, String, Strin
     let started = Instant::now();
     let mut out = Vec::new();
     let mut buf = [0u8; 8192];
-    s.set_read_timeout(Some(Duration::from_millis(100))).unwrap();
+    s.set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
     while started.elapsed() < limit {
         match s.read(&mut buf) {
             Ok(0) => break,
@@ -252,7 +253,8 @@ fn readers_are_served_while_every_attack_runs_at_once() {
         });
         // Slow heads: 100 connections, a byte of a head each every 200 ms.
         s.spawn(|| {
-            let head = b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n";
+            let head =
+                b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n";
             let mut conns: Vec<(TcpStream, usize)> = Vec::new();
             while running() {
                 while conns.len() < 100 {
@@ -354,7 +356,11 @@ fn readers_are_served_while_every_attack_runs_at_once() {
     assert!(failed.is_empty(), "readers not served: {failed:?}");
     latencies.sort_by(|a, b| a.1.total_cmp(&b.1));
     let secs: Vec<f64> = latencies.iter().map(|l| l.1).collect();
-    let (p50, p99, max) = (quantile(&secs, 0.5), quantile(&secs, 0.99), secs[secs.len() - 1]);
+    let (p50, p99, max) = (
+        quantile(&secs, 0.5),
+        quantile(&secs, 0.99),
+        secs[secs.len() - 1],
+    );
     println!(
         "under attack: {} reader requests, p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; \
          {} idle connections opened ({flood} held at once), {} slow heads and {} slow bodies cut, \
@@ -371,7 +377,10 @@ fn readers_are_served_while_every_attack_runs_at_once() {
     // The target is 100 ms; the bound is generous for a loaded 2-core CI machine.
     assert!(p99 < 1.0, "p99 {p99:.3} s under attack");
     assert!(opened.load(Ordering::Relaxed) >= flood, "the flood ran");
-    assert!(refused.load(Ordering::Relaxed) > 0, "wrong tokens were refused");
+    assert!(
+        refused.load(Ordering::Relaxed) > 0,
+        "wrong tokens were refused"
+    );
     // The flood reached the cap, and the cap held: the server never had more sockets than
     // the cap, beyond its own files (and a newcomer accepted to be closed at once).
     assert!(
@@ -389,7 +398,14 @@ fn the_connection_cap_holds_by_shedding_the_oldest_idle_connections() {
     let server = Server::start_with(
         &dir,
         &tmp.path().join("stderr"),
-        &["--max-connections", "100", "--idle-timeout", "60", "--head-timeout", "60"],
+        &[
+            "--max-connections",
+            "100",
+            "--idle-timeout",
+            "60",
+            "--head-timeout",
+            "60",
+        ],
     );
     let base = server.open_fds();
     let conns: Vec<TcpStream> = (0..300)
@@ -409,7 +425,9 @@ fn the_connection_cap_holds_by_shedding_the_oldest_idle_connections() {
         std::thread::sleep(Duration::from_millis(50));
         fds = fds.max(server.open_fds());
     }
-    let open: Vec<usize> = (0..conns.len()).filter(|&i| !is_closed(&conns[i])).collect();
+    let open: Vec<usize> = (0..conns.len())
+        .filter(|&i| !is_closed(&conns[i]))
+        .collect();
     println!(
         "cap {cap}: {} of 300 idle connections left open, server descriptors {base} -> {fds}",
         open.len()
@@ -462,7 +480,10 @@ fn idle_connections_and_slow_heads_are_closed_within_their_timeouts() {
             assert_eq!(answer.map(|a| a.0), Some(200));
             closed_within(&mut c, limit)
         });
-        let silent = silent.join().unwrap().expect("a silent connection is closed");
+        let silent = silent
+            .join()
+            .unwrap()
+            .expect("a silent connection is closed");
         let slow = slow.join().unwrap().expect("a slow head is closed");
         let kept = kept.join().unwrap().expect("an idle keep-alive is closed");
         println!("closed: silent after {silent:?}, slow head after {slow:?}, idle keep-alive after {kept:?}");
@@ -514,7 +535,10 @@ fn a_slow_body_is_cut_and_a_steady_16_mib_upload_is_not() {
                 }
                 std::thread::sleep(Duration::from_millis(100));
             }
-            (read_answer(&mut c, Duration::from_secs(2)), started.elapsed())
+            (
+                read_answer(&mut c, Duration::from_secs(2)),
+                started.elapsed(),
+            )
         });
         // A body that stops: the idle timeout.
         let stalled = s.spawn(|| {
@@ -525,7 +549,10 @@ fn a_slow_body_is_cut_and_a_steady_16_mib_upload_is_not() {
             c.write_all((field("name", "stall") + &file_start("s.wasm")).as_bytes())
                 .unwrap();
             let started = Instant::now();
-            (read_answer(&mut c, Duration::from_secs(8)), started.elapsed())
+            (
+                read_answer(&mut c, Duration::from_secs(8)),
+                started.elapsed(),
+            )
         });
         // 16 MiB at about 12 MiB/s: read whole and checked (it is no module: 422).
         let steady = s.spawn(|| {
@@ -539,7 +566,10 @@ fn a_slow_body_is_cut_and_a_steady_16_mib_upload_is_not() {
                 c.write_all(chunk).unwrap();
                 std::thread::sleep(Duration::from_millis(20));
             }
-            (read_answer(&mut c, Duration::from_secs(60)), started.elapsed())
+            (
+                read_answer(&mut c, Duration::from_secs(60)),
+                started.elapsed(),
+            )
         });
         let (answer, t) = trickle.join().unwrap();
         let (code, head, body) = answer.expect("the trickle was answered");
@@ -551,7 +581,10 @@ fn a_slow_body_is_cut_and_a_steady_16_mib_upload_is_not() {
         let (code, _, body) = answer.expect("the stalled body was answered");
         println!("stalled: {code} after {t:?}");
         assert_eq!(code, 408, "{body}");
-        assert!(t >= Duration::from_millis(900) && t < Duration::from_secs(4), "{t:?}");
+        assert!(
+            t >= Duration::from_millis(900) && t < Duration::from_secs(4),
+            "{t:?}"
+        );
         let (answer, t) = steady.join().unwrap();
         let (code, _, body) = answer.expect("the steady upload was answered");
         println!("steady 16 MiB: {code} after {t:?}");
@@ -569,7 +602,11 @@ fn a_wrong_token_is_answered_before_the_body_and_costs_no_memory() {
     let quick = Duration::from_secs(2);
     // Headers only, each announcing 16 MiB: the answer comes without the body.
     let cases = [
-        ("wrong bearer", "Authorization: Bearer 00wrong\r\n", String::new()),
+        (
+            "wrong bearer",
+            "Authorization: Bearer 00wrong\r\n",
+            String::new(),
+        ),
         ("not bearer", "Authorization: Basic YTpi\r\n", String::new()),
         (
             "wrong first field",
@@ -598,7 +635,10 @@ fn a_wrong_token_is_answered_before_the_body_and_costs_no_memory() {
         assert_eq!(code, 401, "{what}: {body}");
         assert!(head.contains("connection: close"), "{what}: {head}");
         let reason: serde_json::Value = serde_json::from_str(&body).unwrap();
-        assert!(reason["error"].as_str().is_some_and(|r| r.len() > 10), "{what}: {body}");
+        assert!(
+            reason["error"].as_str().is_some_and(|r| r.len() > 10),
+            "{what}: {body}"
+        );
         // ...and the connection is closed, the body never read.
         assert!(closed_within(&mut c, quick).is_some(), "{what}: left open");
         assert!(sent.elapsed() < quick, "{what}: {:?}", sent.elapsed());
@@ -723,7 +763,11 @@ fn every_answer_is_hardened_and_api_errors_are_json() {
         ("/api/runs/x".into(), "", 404),
         ("/api/nothing".into(), "", 404),
         ("/nothing".into(), "", 404),
-        ("/api/leaderboard".into(), "Content-Length: 1073741824\r\n", 413),
+        (
+            "/api/leaderboard".into(),
+            "Content-Length: 1073741824\r\n",
+            413,
+        ),
     ];
     for (path, extra, want) in &cases {
         let (code, head, body) = get(path, extra);
@@ -738,7 +782,10 @@ fn every_answer_is_hardened_and_api_errors_are_json() {
         }
         assert!(!head.contains("unsafe-inline"), "{path}: {head}");
         if path.starts_with("/api/") && code != 200 {
-            assert!(head.contains("content-type: application/json"), "{path}: {head}");
+            assert!(
+                head.contains("content-type: application/json"),
+                "{path}: {head}"
+            );
             let v: serde_json::Value =
                 serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"));
             assert!(v["error"].is_string(), "{path}: {body}");

@@ -49,7 +49,9 @@ fn secs(text: &str) -> Result<Duration, String> {
         .parse()
         .map_err(|_| format!("{text:?} is not a number of seconds"))?;
     if !(s > 0.0 && s <= 3600.0) {
-        return Err(format!("{text} is out of range (more than 0, at most 3600)"));
+        return Err(format!(
+            "{text} is out of range (more than 0, at most 3600)"
+        ));
     }
     Ok(Duration::from_secs_f64(s))
 }

@@ -21,7 +21,10 @@ pub fn inline_blocks() -> (&'static str, &'static str) {
             .and_then(|(_, rest)| rest.split_once(close))
             .map_or("", |(inner, _)| inner)
     };
-    (between("<style>", "</style>"), between("<script>", "</script>"))
+    (
+        between("<style>", "</style>"),
+        between("<script>", "</script>"),
+    )
 }
 
 /// Render the page.

@@ -106,12 +106,9 @@ where
             }
             Poll::Pending => {
                 let (after, why) = this.alarm();
-                let (_, sleep) = this.waiting.get_or_insert_with(|| {
-                    (
-                        Instant::now(),
-                        Box::pin(tokio::time::sleep(after)),
-                    )
-                });
+                let (_, sleep) = this
+                    .waiting
+                    .get_or_insert_with(|| (Instant::now(), Box::pin(tokio::time::sleep(after))));
                 match sleep.as_mut().poll(cx) {
                     Poll::Ready(()) => Poll::Ready(Some(Err(Box::new(why)))),
                     Poll::Pending => Poll::Pending,
@@ -147,7 +144,9 @@ mod tests {
             let Some(&(delay, chunk)) = self.0.first() else {
                 return Poll::Ready(None);
             };
-            let sleep = self.1.get_or_insert_with(|| Box::pin(tokio::time::sleep(delay)));
+            let sleep = self
+                .1
+                .get_or_insert_with(|| Box::pin(tokio::time::sleep(delay)));
             match sleep.as_mut().poll(cx) {
                 Poll::Pending => Poll::Pending,
                 Poll::Ready(()) => {
@@ -202,6 +201,10 @@ mod tests {
         let started = Instant::now();
         let err = read(body).await.unwrap_err();
         assert!(err.contains("less than 100 bytes"), "{err}");
-        assert!(started.elapsed() < Duration::from_secs(1), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            started.elapsed()
+        );
     }
 }

@@ -59,8 +59,7 @@ impl ConnState {
 
     /// Bytes arrived: the first while idle starts the head's clock.
     fn read_some(&self) {
-        if self.busy.load(Ordering::Relaxed) == 0 && self.head_since.load(Ordering::Relaxed) == 0
-        {
+        if self.busy.load(Ordering::Relaxed) == 0 && self.head_since.load(Ordering::Relaxed) == 0 {
             self.head_since.store(self.now(), Ordering::Relaxed);
         }
     }

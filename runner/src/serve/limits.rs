@@ -87,7 +87,6 @@ impl ServeLimits {
         }
         Ok(())
     }
-
 }
 
 /// The soft limit on the process's open files, where the system says (Linux's

@@ -1,8 +1,8 @@
 //! What every request shares.
 
-use crate::contest::db::{self, Run};
 use super::limits::ServeLimits;
 use super::quota::Quota;
+use crate::contest::db::{self, Run};
 use crate::contest::worker::{Live, Wake};
 use crate::contest::{run, Contest, ContestError};
 use crate::sandbox::Sandbox;
@@ -161,6 +161,9 @@ mod tests {
             scrub_paths("cannot read the CPython interpreter /root/.cache/koth/python/python-3.12.0.wasm: No such file (`/a/b/c`)"),
             "cannot read the CPython interpreter python-3.12.0.wasm: No such file (`c`)"
         );
-        assert_eq!(scrub_paths("a/b is relative, / alone and /top too"), "a/b is relative, / alone and /top too");
+        assert_eq!(
+            scrub_paths("a/b is relative, / alone and /top too"),
+            "a/b is relative, / alone and /top too"
+        );
     }
 }

@@ -175,7 +175,9 @@ async fn receive(
     let mut token = bearer(headers)?;
     if token.is_none() {
         // No header: the first field must be the token, before anything else is read.
-        let mut first = next(&mut mp).await?.ok_or_else(|| bad("the upload is empty"))?;
+        let mut first = next(&mut mp)
+            .await?
+            .ok_or_else(|| bad("the upload is empty"))?;
         if first.name() != Some("token") {
             return Err(Refusal::new(
                 StatusCode::UNAUTHORIZED,
@@ -204,7 +206,9 @@ async fn receive(
                     .await
                     .map_err(|mut r| {
                         if r.status == StatusCode::PAYLOAD_TOO_LARGE {
-                            r.reason = format!("the file is larger than this contest takes ({limit} bytes)");
+                            r.reason = format!(
+                                "the file is larger than this contest takes ({limit} bytes)"
+                            );
                         }
                         r
                     })?;
@@ -247,10 +251,9 @@ async fn receive(
             st.wake.notify();
             Ok(v)
         }
-        Err(SubmitError::Internal(e)) => Err(Refusal::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            st.hide(&e),
-        )),
+        Err(SubmitError::Internal(e)) => {
+            Err(Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, st.hide(&e)))
+        }
         Err(e) => Err(Refusal::new(status(&e), st.unrooted(&e.to_string()))),
     }
 }
@@ -259,9 +262,10 @@ async fn receive(
 /// refused for the caps.
 fn refuse(r: Refusal, mut answer: Response) -> Response {
     if r.busy {
-        answer
-            .headers_mut()
-            .insert(header::RETRY_AFTER, header::HeaderValue::from(RETRY_AFTER_S));
+        answer.headers_mut().insert(
+            header::RETRY_AFTER,
+            header::HeaderValue::from(RETRY_AFTER_S),
+        );
     }
     closing(answer)
 }
