@@ -1,202 +1,15 @@
 //! `koth serve`: the contest server, started as the real binary on a loopback port and
-//! spoken to over HTTP by a small client of this file's own (every request bounded in time,
-//! every wait bounded in count). Each contest lives in a self-deleting folder.
+//! spoken to over HTTP by a small client (`serve_support`, shared with the hostile-client
+//! tests of `serve_hostile.rs`; every request bounded in time, every wait bounded in count).
+//! Each contest lives in a self-deleting folder.
 
 #[path = "browser/devtools.rs"]
 mod devtools;
+mod serve_support;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use serve_support::{author, contest, entries, koth, multipart, seed_bot, Server, BOUNDARY};
+use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// A running `koth serve`, killed when dropped.
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Server {
-    /// Start `koth serve DIR` on a free loopback port; its stderr goes to `DIR/../stderr-N`.
-    fn start(dir: &Path, stderr: &Path) -> Server {
-        let err = std::fs::File::create(stderr).unwrap();
-        let mut child = Command::new(koth_tests::koth_bin())
-            .arg("serve")
-            .arg(dir)
-            .args(["--listen", "127.0.0.1:0"])
-            .stdout(Stdio::piped())
-            .stderr(err)
-            .spawn()
-            .expect("start koth serve");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let line = rx
-            .recv_timeout(Duration::from_secs(120))
-            .expect("koth serve said where it listens");
-        let addr = line
-            .trim()
-            .rsplit("http://")
-            .next()
-            .and_then(|a| a.trim_end_matches('/').parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
-        Server { child, addr }
-    }
-
-    /// Send raw request bytes; returns (status, body).
-    fn raw(&self, request: &[u8]) -> (u16, String) {
-        let mut s = TcpStream::connect_timeout(&self.addr, Duration::from_secs(10)).unwrap();
-        // Past the server's own upload limit (10 min): only a hung server ends a test here.
-        s.set_read_timeout(Some(Duration::from_secs(660))).unwrap();
-        s.set_write_timeout(Some(Duration::from_secs(30))).unwrap();
-        // The server may answer (413) before reading a huge body: a failed write is fine.
-        let _ = s.write_all(request);
-        let mut out = Vec::new();
-        let _ = s.read_to_end(&mut out);
-        let text = String::from_utf8_lossy(&out).into_owned();
-        let status = text
-            .split_whitespace()
-            .nth(1)
-            .and_then(|c| c.parse().ok())
-            .unwrap_or_else(|| panic!("no HTTP answer: {text:?}"));
-        let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
-        (status, body.to_string())
-    }
-
-    fn get(&self, path: &str) -> (u16, String) {
-        self.raw(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes())
-    }
-
-    fn json(&self, path: &str) -> serde_json::Value {
-        let (status, body) = self.get(path);
-        assert_eq!(status, 200, "{path}: {body}");
-        serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"))
-    }
-
-    /// Upload through the API: (status, body).
-    fn upload(
-        &self,
-        name: &str,
-        token: Option<&str>,
-        filename: &str,
-        bytes: &[u8],
-    ) -> (u16, String) {
-        let body = multipart(name, token, filename, bytes);
-        self.post("/api/upload", &body)
-    }
-
-    fn post(&self, path: &str, body: &[u8]) -> (u16, String) {
-        let mut req = format!(
-            "POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
-             Content-Type: multipart/form-data; boundary={BOUNDARY}\r\nContent-Length: {}\r\n\r\n",
-            body.len()
-        )
-        .into_bytes();
-        req.extend_from_slice(body);
-        self.raw(&req)
-    }
-
-    /// Wait until no run is queued or running and `runs` runs exist; returns the status.
-    fn settle(&self, runs: usize) -> serde_json::Value {
-        let started = Instant::now();
-        loop {
-            let s = self.json("/api/status");
-            if s["pending"] == 0 && s["runs"].as_u64() >= Some(runs as u64) {
-                return s;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(300),
-                "the runs did not finish: {s}"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    fn kill(mut self) {
-        // SIGKILL: nothing is flushed or closed.
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-const BOUNDARY: &str = "kothTestBoundary7MA4YWxk";
-
-fn multipart(name: &str, token: Option<&str>, filename: &str, bytes: &[u8]) -> Vec<u8> {
-    let mut b = Vec::new();
-    let mut text = |field: &str, value: &str| {
-        b.extend_from_slice(
-            format!(
-                "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{field}\"\r\n\r\n{value}\r\n"
-            )
-            .as_bytes(),
-        );
-    };
-    text("name", name);
-    if let Some(t) = token {
-        text("token", t);
-    }
-    b.extend_from_slice(
-        format!(
-            "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{filename}\"\r\n\
-             Content-Type: application/wasm\r\n\r\n"
-        )
-        .as_bytes(),
-    );
-    b.extend_from_slice(bytes);
-    b.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
-    b
-}
-
-/// Run koth with these arguments; returns stdout, failing on a non-zero status.
-fn koth(args: &[&str]) -> String {
-    let o = Command::new(koth_tests::koth_bin())
-        .args(args)
-        .output()
-        .expect("run koth");
-    assert!(
-        o.status.success(),
-        "koth {args:?}: {}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// A contest folder (`<tmp>/contest`) made with these `koth contest init` options.
-fn contest(tmp: &Path, opts: &[&str]) -> PathBuf {
-    let dir = tmp.join("contest");
-    let d = dir.to_str().unwrap();
-    let mut args = vec!["contest", "init", d, "--game", "coup", "--jobs", "2"];
-    args.extend_from_slice(opts);
-    koth(&args);
-    dir
-}
-
-fn author(dir: &Path, name: &str) -> String {
-    koth(&["contest", "add-author", dir.to_str().unwrap(), name])
-        .trim()
-        .to_string()
-}
-
-fn seed_bot(name: &str) -> Vec<u8> {
-    std::fs::read(koth_tests::wasm(name)).unwrap()
-}
-
-fn entries(dir: &Path) -> usize {
-    std::fs::read_dir(dir).map_or(0, |d| d.count())
-}
 
 #[test]
 fn bad_input_gets_a_4xx_with_its_reason_and_stores_nothing() {
@@ -436,7 +249,12 @@ fn twenty_uploads_at_once_are_each_stored_once_and_run_once() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = contest(tmp.path(), &["--rounds", "1"]);
     let tokens: Vec<String> = (0..4).map(|a| author(&dir, &format!("a{a}"))).collect();
-    let server = Server::start(&dir, &tmp.path().join("stderr"));
+    // Room for all twenty at once (by default, 8 in all and 2 an author: more get 429).
+    let server = Server::start_with(
+        &dir,
+        &tmp.path().join("stderr"),
+        &["--max-uploads", "20", "--max-uploads-per-author", "5"],
+    );
     let seeds = ["random", "taxman", "lawyer", "bandit"];
     let codes: Vec<(u16, String)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..20)

@@ -213,7 +213,8 @@ impl OwnServer {
     fn upload(&self, name: &str, file: &str, bytes: &[u8]) -> anyhow::Result<(u16, String)> {
         const BOUNDARY: &str = "koth-bench-boundary";
         let mut body = Vec::new();
-        for (field, value) in [("name", name), ("token", self.token.as_str())] {
+        // The token first: the server checks it before it reads the rest.
+        for (field, value) in [("token", self.token.as_str()), ("name", name)] {
             body.extend_from_slice(
                 format!(
                     "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{field}\"\r\n\r\n{value}\r\n"

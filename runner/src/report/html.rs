@@ -10,6 +10,23 @@ const TEMPLATE: &str = include_str!("template.html");
 /// The SVG namespace the script names: an identifier, never fetched.
 pub const SVG_NAMESPACE: &str = "http://www.w3.org/2000/svg";
 
+/// The template's inline `<style>` and `<script>` (the one that runs; the data's tag is
+/// not a script), exactly as every report holds them: `koth serve` allows them by hash in its
+/// Content-Security-Policy. The template has no `style` attributes, which a policy without
+/// `'unsafe-inline'` would block.
+pub fn inline_blocks() -> (&'static str, &'static str) {
+    let between = |open: &str, close: &str| {
+        TEMPLATE
+            .split_once(open)
+            .and_then(|(_, rest)| rest.split_once(close))
+            .map_or("", |(inner, _)| inner)
+    };
+    (
+        between("<style>", "</style>"),
+        between("<script>", "</script>"),
+    )
+}
+
 /// Render the page.
 pub fn render(data: &ReportData) -> Result<String, ReportError> {
     let json = serde_json::to_string(data).map_err(|e| ReportError::Malformed {
@@ -27,6 +44,17 @@ pub fn render(data: &ReportData) -> Result<String, ReportError> {
 mod tests {
     use super::*;
     use crate::report::model::{Forfeits, Heatmap};
+
+    #[test]
+    fn the_inline_blocks_are_the_templates_only_ones() {
+        // One style sheet and one running script, found whole; no `style` attribute (a
+        // Content-Security-Policy without 'unsafe-inline' would block it).
+        let (style, script) = inline_blocks();
+        assert_eq!(TEMPLATE.matches("<style>").count(), 1);
+        assert_eq!(TEMPLATE.matches("<script>").count(), 1);
+        assert!(style.contains(".swatch") && script.contains("use strict"));
+        assert!(!TEMPLATE.contains(" style=\""));
+    }
 
     #[test]
     fn nothing_a_bot_prints_can_end_the_data_tag() {

@@ -17,9 +17,16 @@ use std::sync::Arc;
 /// An API error: a status and a reason, as `{"error": ...}`.
 pub struct ApiError(pub StatusCode, pub String);
 
+/// What a client is told of an error of the server's own: it goes to the server's log with
+/// its paths; the answer names none of the server's files.
+pub fn internal(e: &dyn std::fmt::Display) -> String {
+    eprintln!("koth serve: {e}");
+    "the server could not read or write its data (the details are in its log)".into()
+}
+
 impl From<ContestError> for ApiError {
     fn from(e: ContestError) -> Self {
-        ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+        ApiError(StatusCode::INTERNAL_SERVER_ERROR, internal(&e))
     }
 }
 
@@ -192,7 +199,8 @@ pub async fn leaderboard(State(st): State<Arc<AppState>>) -> Result<Json<Leaderb
     Ok(Json(leaderboard_data(&st)?))
 }
 
-/// `GET /api/status`: the run in progress and the newest finished one.
+/// `GET /api/status`: the run in progress and the newest finished one, the uploads in
+/// progress.
 pub async fn status(State(st): State<Arc<AppState>>) -> Result<Response, ApiError> {
     let latest = st.with_db(db::latest_done)?;
     let runs = st.with_db(db::runs)?;
@@ -218,6 +226,7 @@ pub async fn status(State(st): State<Arc<AppState>>) -> Result<Response, ApiErro
         "latest_done": latest.map(|r| r.id),
         "runs": runs.len(),
         "pending": pending,
+        "uploads": st.quota.in_progress(),
     }))
     .into_response())
 }
@@ -227,11 +236,19 @@ pub async fn runs(State(st): State<Arc<AppState>>) -> Result<Json<Vec<Run>>, Api
     Ok(Json(st.with_db(db::runs)?))
 }
 
+/// A run's id as a path gives it: digits that fit, else no run (404, not a parse error).
+pub fn run_id(text: &str) -> Option<i64> {
+    text.parse::<i64>().ok().filter(|id| *id > 0)
+}
+
 /// `GET /api/runs/{id}`.
 pub async fn run(
     State(st): State<Arc<AppState>>,
-    Path(id): Path<i64>,
+    Path(id): Path<String>,
 ) -> Result<Json<Run>, ApiError> {
+    let Some(id) = run_id(&id) else {
+        return Err(ApiError(StatusCode::NOT_FOUND, format!("no run {id:?}")));
+    };
     st.with_db(|c| db::get_run(c, id))?
         .map(Json)
         .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no run {id}")))

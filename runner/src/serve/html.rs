@@ -20,7 +20,8 @@ pub fn esc(s: &str) -> String {
     out
 }
 
-const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:72rem;padding:0 1rem 3rem;color:#222}\
+/// Every page's style sheet, inline (the Content-Security-Policy allows it by hash).
+pub const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:72rem;padding:0 1rem 3rem;color:#222}\
 nav{display:flex;gap:1.2rem;padding:.8rem 0;border-bottom:1px solid #ddd;margin-bottom:1rem}\
 nav b{margin-right:auto}a{color:#1a5fb4}table{border-collapse:collapse;margin:.5rem 0 1.5rem}\
 th,td{padding:.25rem .6rem;border-bottom:1px solid #eee;text-align:left}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\

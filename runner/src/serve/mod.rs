@@ -4,11 +4,20 @@
 //! - [`state`]: what every request shares (the contest, a database connection, the
 //!   leaderboard of the newest run, the worker's progress);
 //! - [`pages`]: the HTML pages; [`api`]: the JSON API; [`upload`]: uploads (multipart);
-//! - [`html`]: escaping and the page frame.
+//! - [`html`]: escaping and the page frame;
+//! - [`listener`]: the accept loop, with [`conn`] (each connection's state, the cap, the
+//!   idle and head timeouts) and [`body`] (a request body's minimum pace), under the
+//!   [`limits`]; [`quota`]: uploads in progress; [`headers`]: what every response carries.
 
 pub mod api;
+pub mod body;
+pub mod conn;
+pub mod headers;
 pub mod html;
+pub mod limits;
+pub mod listener;
 pub mod pages;
+pub mod quota;
 pub mod state;
 pub mod upload;
 
@@ -17,6 +26,7 @@ use crate::contest::{Contest, ContestError};
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
+use limits::ServeLimits;
 use state::AppState;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -74,19 +84,32 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(uploads)
         .merge(reads)
         .fallback(pages::not_found)
+        .layer(axum::middleware::from_fn(headers::harden))
         .with_state(state)
 }
 
-/// Serve `contest` on `listen` until the process ends, with its run worker; `ready` is told
-/// the address bound (the port chosen, for `:0`).
+/// Serve `contest` on `listen` until the process ends, with its run worker, under `limits`;
+/// `ready` is told the address bound (the port chosen, for `:0`) and the connection cap (at
+/// most what the open-file limit leaves).
 pub fn serve(
     contest: Contest,
     listen: SocketAddr,
-    ready: impl FnOnce(SocketAddr),
+    mut limits: ServeLimits,
+    ready: impl FnOnce(SocketAddr, usize),
 ) -> Result<(), ContestError> {
+    limits
+        .check()
+        .map_err(|e| ContestError::Refused(e.to_string()))?;
+    limits.max_connections =
+        limits::fit_connections(limits.max_connections, limits::open_file_limit());
     let live = Arc::new(Live::default());
     let wake = Arc::new(Wake::default());
-    let state = Arc::new(AppState::new(contest.clone(), live.clone(), wake.clone())?);
+    let state = Arc::new(AppState::new(
+        contest.clone(),
+        live.clone(),
+        wake.clone(),
+        &limits,
+    )?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -102,10 +125,9 @@ pub fn serve(
             .name("koth-runs".into())
             .spawn(move || worker::work(contest, live, wake))
             .map_err(|e| ContestError::Refused(format!("cannot start the run worker: {e}")))?;
-        ready(addr);
-        axum::serve(listener, router(state))
-            .await
-            .map_err(|e| ContestError::Refused(format!("the server stopped: {e}")))
+        ready(addr, limits.max_connections);
+        listener::serve(listener, router(state), limits).await;
+        Ok(())
     })
 }
 

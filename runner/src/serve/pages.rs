@@ -239,7 +239,10 @@ pub async fn runs(State(st): State<Arc<AppState>>) -> Response {
 }
 
 /// `GET /runs/{id}`: a run, its standings and its archive's files.
-pub async fn run(State(st): State<Arc<AppState>>, Path(id): Path<i64>) -> Response {
+pub async fn run(State(st): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
+    let Some(id) = api::run_id(&id) else {
+        return not_found().await;
+    };
     let r = match st.with_db(|c| db::get_run(c, id)) {
         Ok(Some(r)) => r,
         Ok(None) => return not_found().await,
@@ -315,8 +318,11 @@ fn archive_files(st: &AppState, id: i64) -> Vec<String> {
 /// archive's own listing holds is served, so nothing outside the contest folder can be.
 pub async fn run_file(
     State(st): State<Arc<AppState>>,
-    Path((id, file)): Path<(i64, String)>,
+    Path((id, file)): Path<(String, String)>,
 ) -> Response {
+    let Some(id) = api::run_id(&id) else {
+        return not_found().await;
+    };
     let done = matches!(st.with_db(|c| db::get_run(c, id)), Ok(Some(r)) if r.state == "done");
     if !done || !archive_files(&st, id).contains(&file) {
         return not_found().await;
@@ -337,10 +343,15 @@ pub async fn run_file(
 /// `GET /runs/{id}/matches/{idx}`: the replay of one match, in the report's viewer.
 pub async fn replay(
     State(st): State<Arc<AppState>>,
-    Path((id, idx)): Path<(i64, usize)>,
+    Path((id, idx)): Path<(String, String)>,
 ) -> Response {
+    // Anything but a run's id and one of its matches' indexes is no page (an index past the
+    // run, `u64::MAX` or `-1`, included).
+    let (Some(id), Some(idx)) = (api::run_id(&id), idx.parse::<usize>().ok()) else {
+        return not_found().await;
+    };
     let r = match st.with_db(|c| db::get_run(c, id)) {
-        Ok(Some(r)) if r.state == "done" && (idx as i64) < r.total => r,
+        Ok(Some(r)) if r.state == "done" && usize::try_from(r.total).is_ok_and(|t| idx < t) => r,
         Ok(_) => return not_found().await,
         Err(e) => return ApiError::from(e).page(),
     };
@@ -355,19 +366,20 @@ pub async fn replay(
     .await;
     match built {
         Ok(Ok(html)) => Html(html).into_response(),
-        Ok(Err(e)) => ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).page(),
-        Err(e) => ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).page(),
+        Ok(Err(e)) => ApiError(StatusCode::INTERNAL_SERVER_ERROR, api::internal(&e)).page(),
+        Err(e) => ApiError(StatusCode::INTERNAL_SERVER_ERROR, api::internal(&e)).page(),
     }
 }
 
-/// `GET /upload`: the form.
+/// `GET /upload`: the form. The token is its first field: the server checks it before it
+/// reads the file (a browser sends the fields in the form's order).
 pub async fn upload_form(State(st): State<Arc<AppState>>) -> Response {
     let c = &st.contest.config;
     let body = format!(
         "<form method=\"post\" action=\"/upload\" enctype=\"multipart/form-data\">\
+         <p><label>Your token<br><input type=\"password\" name=\"token\" id=\"token\" required></label></p>\
          <p><label>Bot name<br><input type=\"text\" name=\"name\" id=\"name\" required maxlength=\"{MAX_NAME}\" \
          pattern=\"[A-Za-z0-9][A-Za-z0-9_\\-]*\"></label></p>\
-         <p><label>Your token<br><input type=\"password\" name=\"token\" id=\"token\" required></label></p>\
          <p><label>File (.wasm module or component, or .py script; at most {} bytes)<br>\
          <input type=\"file\" name=\"file\" id=\"file\" accept=\".wasm,.py\" required></label></p>\
          <p><button type=\"submit\" id=\"submit\">Upload</button></p></form>\

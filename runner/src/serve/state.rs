@@ -1,5 +1,7 @@
 //! What every request shares.
 
+use super::limits::ServeLimits;
+use super::quota::Quota;
 use crate::contest::db::{self, Run};
 use crate::contest::worker::{Live, Wake};
 use crate::contest::{run, Contest, ContestError};
@@ -28,15 +30,18 @@ pub struct AppState {
     pub live: Arc<Live>,
     /// Wakes the worker after an upload.
     pub wake: Arc<Wake>,
+    /// Uploads in progress.
+    pub quota: Arc<Quota>,
     board: Mutex<Option<Arc<Board>>>,
 }
 
 impl AppState {
-    /// The state of a server of `contest`.
+    /// The state of a server of `contest`, with the upload caps of `limits`.
     pub fn new(
         contest: Contest,
         live: Arc<Live>,
         wake: Arc<Wake>,
+        limits: &ServeLimits,
     ) -> Result<AppState, ContestError> {
         let db = Mutex::new(contest.db()?);
         let sandbox = run::sandbox(&contest, 1)?;
@@ -46,8 +51,29 @@ impl AppState {
             sandbox,
             live,
             wake,
+            quota: Arc::new(Quota::new(
+                limits.max_uploads,
+                limits.max_uploads_per_author,
+            )),
             board: Mutex::new(None),
         })
+    }
+
+    /// What a client is told of an error of the server's own: nothing of its files (the
+    /// error, with its paths, goes to the server's log).
+    pub fn hide(&self, e: &ContestError) -> String {
+        super::api::internal(e)
+    }
+
+    /// `text` without the server's paths: the contest folder's, then any other absolute
+    /// path cut to its file name (a check's reason may name the interpreter's file).
+    pub fn unrooted(&self, text: &str) -> String {
+        let root = self.contest.root();
+        let mut out = text.to_string();
+        if let Ok(abs) = root.canonicalize() {
+            out = out.replace(&abs.display().to_string(), "");
+        }
+        scrub_paths(&out.replace(&root.display().to_string(), ""))
     }
 
     /// Run a query on the shared connection.
@@ -100,5 +126,44 @@ impl AppState {
                 self.live.total.load(Ordering::Relaxed),
             )
         })
+    }
+}
+
+/// `text` with every absolute path (a word that starts with `/`, after an opening quote or
+/// bracket, and holds another `/`) cut to its last part: a client learns the file's name, not
+/// where the server keeps it.
+pub fn scrub_paths(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, word) in text.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let lead = word.len() - word.trim_start_matches(['(', '[', '`', '"', '\'']).len();
+        let (open, rest) = word.split_at(lead);
+        match rest.strip_prefix('/') {
+            Some(tail) if tail.contains('/') => {
+                out.push_str(open);
+                out.push_str(tail.rsplit('/').next().unwrap_or_default());
+            }
+            _ => out.push_str(word),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scrub_paths;
+
+    #[test]
+    fn absolute_paths_are_cut_to_their_file_name() {
+        assert_eq!(
+            scrub_paths("cannot read the CPython interpreter /root/.cache/koth/python/python-3.12.0.wasm: No such file (`/a/b/c`)"),
+            "cannot read the CPython interpreter python-3.12.0.wasm: No such file (`c`)"
+        );
+        assert_eq!(
+            scrub_paths("a/b is relative, / alone and /top too"),
+            "a/b is relative, / alone and /top too"
+        );
     }
 }

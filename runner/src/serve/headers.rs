@@ -1,0 +1,149 @@
+//! What every response carries: headers that keep a browser from sniffing, framing or
+//! leaking the address, a Content-Security-Policy that allows the server's own inline style
+//! and script by hash and nothing else; and, under `/api/`, errors always as JSON (the
+//! layers' own refusals, 413 and 408 included, are plain text).
+
+use super::html::STYLE;
+use axum::extract::Request;
+use axum::http::{header, HeaderValue};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use sha2::{Digest, Sha256};
+use std::sync::OnceLock;
+
+/// The longest error text of a layer that is carried into the JSON.
+const REASON_LIMIT: usize = 4096;
+
+/// Standard base64 (with padding), as CSP hashes are written.
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// A CSP source allowing exactly this inline block.
+fn hash(block: &str) -> String {
+    format!("'sha256-{}'", base64(&Sha256::digest(block.as_bytes())))
+}
+
+/// The policy: nothing by default; the pages' and the report's inline style, the report's
+/// inline script, images from the server itself; forms post only to it; never framed.
+pub fn csp() -> &'static str {
+    static CSP: OnceLock<String> = OnceLock::new();
+    CSP.get_or_init(|| {
+        let (report_style, report_script) = crate::report::html::inline_blocks();
+        format!(
+            "default-src 'none'; script-src {}; style-src {} {}; img-src 'self'; \
+             form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+            hash(report_script),
+            hash(STYLE),
+            hash(report_style)
+        )
+    })
+}
+
+/// Add the security headers to every response; turn an `/api/` error that is not JSON
+/// into `{"error": reason}`.
+pub async fn harden(req: Request, next: Next) -> Response {
+    let api = req.uri().path().starts_with("/api/");
+    let mut res = next.run(req).await;
+    if api && (res.status().is_client_error() || res.status().is_server_error()) {
+        res = json_error(res).await;
+    }
+    let h = res.headers_mut();
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    if let Ok(v) = HeaderValue::from_str(csp()) {
+        h.insert(header::CONTENT_SECURITY_POLICY, v);
+    }
+    res
+}
+
+/// `res` as `{"error": reason}` unless it is JSON already; its other headers kept.
+async fn json_error(res: Response) -> Response {
+    let is_json = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("application/json"));
+    if is_json {
+        return res;
+    }
+    let (mut parts, body) = res.into_parts();
+    let status = parts.status;
+    let text = axum::body::to_bytes(body, REASON_LIMIT)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let reason = if text.is_empty() || text.starts_with('<') {
+        status
+            .canonical_reason()
+            .unwrap_or("error")
+            .to_ascii_lowercase()
+    } else {
+        text
+    };
+    let fresh = (status, Json(serde_json::json!({ "error": reason }))).into_response();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    let (_, body) = fresh.into_parts();
+    Response::from_parts(parts, body)
+}
+
+/// A refusal that closes the connection: the request's body (if any) is never read, and a
+/// connection left open would have to read it to find the next request.
+pub fn closing(mut res: Response) -> Response {
+    res.headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_the_standard() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+    }
+
+    #[test]
+    fn the_policy_allows_the_pages_and_the_reports_inline_blocks_only() {
+        let p = csp();
+        let (style, script) = crate::report::html::inline_blocks();
+        assert!(style.len() > 100 && script.len() > 1000);
+        assert!(p.contains(&hash(STYLE)) && p.contains(&hash(style)));
+        assert!(p.contains(&hash(script)));
+        assert!(!p.contains("unsafe"), "{p}");
+    }
+}
