@@ -982,7 +982,7 @@ mod tests {
         ));
         // A retired bot frees its author's slot and takes no new versions.
         remove_bot(&mut conn, "one", BotState::Retired, "old").expect("retire");
-        assert!(matches!(add(&mut conn, 2, "x", "s8"), Ok(_)));
+        assert!(add(&mut conn, 2, "x", "s8").is_ok());
         assert!(matches!(
             add(&mut conn, 2, "one", "s9"),
             Err(AddRefused::NotYours(_))
