@@ -418,7 +418,14 @@ fn hostile_bots_cost_only_themselves() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = contest(
         tmp.path(),
-        &["--rounds", "1", "--fuel", "50000000", "--max-bots-per-author", "4"],
+        &[
+            "--rounds",
+            "1",
+            "--fuel",
+            "50000000",
+            "--max-bots-per-author",
+            "4",
+        ],
     );
     let alice = author(&dir, "alice");
     let server = Server::start(&dir, &tmp.path().join("stderr"));

@@ -31,6 +31,24 @@ fn assert_bounded(l: &HostcallLoop, r: &Report) {
     }
 }
 
+/// Run every loop of `all`, two at a time (the suite's other tests share the machine too),
+/// asserting each is bounded, then that the host is unharmed.
+fn assert_all_bounded(all: &[HostcallLoop]) {
+    let sb = sandbox();
+    let (even, odd): (Vec<_>, Vec<_>) = all.iter().enumerate().partition(|(i, _)| i % 2 == 0);
+    std::thread::scope(|s| {
+        for half in [even, odd] {
+            let sb = &sb;
+            s.spawn(move || {
+                for (_, l) in half {
+                    assert_bounded(l, &run_loop(sb, l));
+                }
+            });
+        }
+    });
+    assert_host_unharmed(&sb);
+}
+
 fn the_loop(function: &str, what: &str) -> HostcallLoop {
     loops()
         .into_iter()
@@ -60,21 +78,7 @@ fn directory_listing_loop_runs_out_of_fuel() {
 /// Every WASI function koth provides, each with its costliest loop (some with several).
 #[test]
 fn every_wasi_function_loop_runs_out_of_fuel() {
-    let sb = sandbox();
-    let all = loops();
-    // Two at a time: the suite's other tests share the machine too.
-    let (even, odd): (Vec<_>, Vec<_>) = all.iter().enumerate().partition(|(i, _)| i % 2 == 0);
-    std::thread::scope(|s| {
-        for half in [even, odd] {
-            let sb = &sb;
-            s.spawn(move || {
-                for (_, l) in half {
-                    assert_bounded(l, &run_loop(sb, l));
-                }
-            });
-        }
-    });
-    assert_host_unharmed(&sb);
+    assert_all_bounded(&loops());
 }
 
 /// The 0.3.0 hole: a loop of `memory.grow` that the limits refuse reached the wall-clock
@@ -83,18 +87,5 @@ fn every_wasi_function_loop_runs_out_of_fuel() {
 /// table operations, empty and at their largest; subnormal floats) now ends `out of fuel`.
 #[test]
 fn every_instruction_loop_runs_out_of_fuel() {
-    let sb = sandbox();
-    let all = koth::sandbox::instruction_loops::loops();
-    let (even, odd): (Vec<_>, Vec<_>) = all.iter().enumerate().partition(|(i, _)| i % 2 == 0);
-    std::thread::scope(|s| {
-        for half in [even, odd] {
-            let sb = &sb;
-            s.spawn(move || {
-                for (_, l) in half {
-                    assert_bounded(l, &run_loop(sb, l));
-                }
-            });
-        }
-    });
-    assert_host_unharmed(&sb);
+    assert_all_bounded(&koth::sandbox::instruction_loops::loops());
 }
