@@ -99,6 +99,26 @@ pub fn koth_bin() -> PathBuf {
             .expect("the test runs from <target>/<profile>/deps");
         let target_dir = profile_dir.parent().expect("<target>/<profile>");
         let mut cargo = std::process::Command::new(env!("CARGO"));
+        // Cargo gives this test process its package's variables (CARGO_PKG_NAME=koth-tests,
+        // CARGO_MANIFEST_DIR, ...). Some build scripts in koth's tree (ring's) re-run when
+        // those change, so an inner build that inherited them rebuilt ring and all above it
+        // (a minute and more), and the next outer build rebuilt them back.
+        for (key, _) in std::env::vars_os() {
+            let key = key.to_string_lossy();
+            let per_crate = [
+                "CARGO_PKG_",
+                "CARGO_MANIFEST_",
+                "CARGO_CRATE_",
+                "CARGO_BIN_",
+                "CARGO_PRIMARY_PACKAGE",
+                "CARGO_TARGET_TMPDIR",
+                "CARGO_RUSTC_CURRENT_DIR",
+                "OUT_DIR",
+            ];
+            if per_crate.iter().any(|p| key.starts_with(p)) {
+                cargo.env_remove(key.as_ref());
+            }
+        }
         cargo
             .args([
                 "build",

@@ -811,3 +811,65 @@ fn every_answer_is_hardened_and_api_errors_are_json() {
     let log = std::fs::read_to_string(tmp.path().join("stderr")).unwrap();
     assert!(log.contains(&root), "the log has the detail: {log}");
 }
+
+#[test]
+fn sigterm_finishes_the_requests_in_progress_then_exits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = contest(tmp.path(), &["--rounds", "2"]);
+    let alice = author(&dir, "alice");
+    let stderr = tmp.path().join("stderr");
+    let mut server = Server::start_with(&dir, &stderr, &["--drain-timeout", "20"]);
+    let addr = server.addr;
+    // An idle connection, and an upload in progress: head, token and name sent, not the file.
+    let mut idle = connect(addr).unwrap();
+    let bot = seed_bot("calculator");
+    let rest = format!("{}{}", file_start("c.wasm"), "");
+    let tail = format!("\r\n--{BOUNDARY}--\r\n");
+    let first = format!("{}{}", field("token", &alice), field("name", "calc"));
+    let len = first.len() + rest.len() + bot.len() + tail.len();
+    let mut upload = connect(addr).unwrap();
+    upload
+        .write_all(upload_head("/api/upload", len, "").as_bytes())
+        .unwrap();
+    upload.write_all(first.as_bytes()).unwrap();
+    await_uploads(&server, 1);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stopping = std::thread::spawn(move || {
+        let status = server.terminate(Duration::from_secs(30));
+        let _ = tx.send(());
+        (server, status)
+    });
+    // The idle connection is closed at once; nobody new is let in.
+    assert!(
+        closed_within(&mut idle, Duration::from_secs(5)).is_some(),
+        "the idle connection stayed open while draining"
+    );
+    let refused = (0..50).any(|_| {
+        std::thread::sleep(Duration::from_millis(20));
+        TcpStream::connect_timeout(&addr, Duration::from_secs(1)).is_err()
+    });
+    assert!(
+        refused,
+        "the server still accepted connections while draining"
+    );
+    assert!(
+        rx.try_recv().is_err(),
+        "the server exited before the upload in progress finished"
+    );
+    // The upload in progress is received, checked, stored and answered.
+    upload.write_all(rest.as_bytes()).unwrap();
+    upload.write_all(&bot).unwrap();
+    upload.write_all(tail.as_bytes()).unwrap();
+    let (code, _, body) = read_answer(&mut upload, Duration::from_secs(30)).expect("an answer");
+    assert_eq!(code, 201, "{body}");
+    let (server, status) = stopping.join().unwrap();
+    let status = status.expect("the server exited after the drain");
+    assert!(status.success(), "{status:?}");
+    let log = std::fs::read_to_string(&stderr).unwrap();
+    assert!(log.contains("SIGTERM") && log.contains("stopped"), "{log}");
+    drop(server);
+    // What it stored is there at the next start.
+    let server = Server::start(&dir, &tmp.path().join("stderr2"));
+    let bots = server.json("/api/bots");
+    assert_eq!(bots[0]["bot"], "calc", "{bots}");
+}

@@ -41,6 +41,10 @@ pub(crate) struct ServeArgs {
     /// Uploads in progress at once by one author (more get 429).
     #[arg(long, default_value_t = ServeLimits::default().max_uploads_per_author)]
     max_uploads_per_author: usize,
+    /// After SIGTERM or Ctrl-C: seconds the requests in progress get to finish before the
+    /// server exits (a run in progress carries on from its journal at the next start).
+    #[arg(long, value_name = "SECS", default_value_t = Secs(ServeLimits::default().drain_timeout))]
+    drain_timeout: Secs,
 }
 
 /// A duration in seconds, fractions allowed (`0.5`); its default shown as the limits' own.
@@ -85,6 +89,7 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         body_grace: args.body_grace.0,
         max_uploads: args.max_uploads,
         max_uploads_per_author: args.max_uploads_per_author,
+        drain_timeout: args.drain_timeout.0,
     };
     let dir = args.dir.display().to_string();
     koth::serve::serve(contest, args.listen, limits, |addr, cap| {
@@ -92,5 +97,6 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         let _ = std::io::stdout().flush();
         eprintln!("koth serve: at most {cap} connections");
     })?;
+    eprintln!("koth serve: stopped");
     Ok(ExitCode::SUCCESS)
 }

@@ -37,6 +37,9 @@ pub struct ServeLimits {
     pub max_uploads: usize,
     /// Uploads in progress at once by one author.
     pub max_uploads_per_author: usize,
+    /// After SIGTERM (or Ctrl-C), how long the requests in progress are given to finish
+    /// before the server exits anyway.
+    pub drain_timeout: Duration,
 }
 
 impl Default for ServeLimits {
@@ -52,6 +55,7 @@ impl Default for ServeLimits {
             body_grace: Duration::from_secs(10),
             max_uploads: 8,
             max_uploads_per_author: 2,
+            drain_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -73,6 +77,7 @@ impl ServeLimits {
         secs("the idle timeout", self.idle_timeout)?;
         secs("the body idle timeout", self.body_idle_timeout)?;
         secs("the body grace", self.body_grace)?;
+        secs("the drain timeout", self.drain_timeout)?;
         if self.max_connections == 0 || self.max_connections > 1_000_000 {
             return Err(LimitError {
                 what: "max_connections",

@@ -5,6 +5,10 @@
 //! costs a client nothing to hold, so refusing newcomers instead would let a few thousand of
 //! them starve every real reader until they time out. The connections doing something (a
 //! request in progress) are never shed; when all are, the newcomer is closed at once.
+//!
+//! When told to stop (SIGTERM), the loop drains: it stops accepting, closes the idle
+//! connections, lets each request in progress finish (its connection closed after the
+//! response), and returns when none is left or the drain timeout has passed.
 
 use super::body::{Pace, Paced};
 use super::conn::{ConnState, Registry, Watched};
@@ -18,21 +22,33 @@ use hyper_util::service::TowerToHyperService;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
 /// How long a newcomer waits for the connection it shed to close (it closes at once: its
 /// task only has to be woken).
 const SHED_WAIT: Duration = Duration::from_secs(1);
 
-/// Serve `app` on `listener` under `limits`, until the process ends.
-pub async fn serve(listener: TcpListener, app: Router, limits: ServeLimits) {
+/// Serve `app` on `listener` under `limits` until `stop` resolves, then drain (see the
+/// module's doc); returns how many connections were still open when the drain timed out.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: ServeLimits,
+    stop: impl std::future::Future<Output = ()>,
+) -> usize {
     let registry = Arc::new(Registry::default());
     let slots = Arc::new(Semaphore::new(limits.max_connections));
     let limits = Arc::new(limits);
     let app = TowerToHyperService::new(app);
+    let (draining, drain) = watch::channel(false);
+    tokio::pin!(stop);
     loop {
-        let stream = match listener.accept().await {
+        let accepted = tokio::select! {
+            a = listener.accept() => a,
+            _ = &mut stop => break,
+        };
+        let stream = match accepted {
             Ok((s, _)) => s,
             Err(e) => {
                 // Out of descriptors (EMFILE) or a connection reset before it was accepted:
@@ -48,13 +64,21 @@ pub async fn serve(listener: TcpListener, app: Router, limits: ServeLimits) {
             continue;
         };
         let (state, registered) = registry.open();
-        let (app, limits) = (app.clone(), Arc::clone(&limits));
+        let (app, limits, drain) = (app.clone(), Arc::clone(&limits), drain.clone());
         tokio::spawn(async move {
-            connection(stream, state, app, &limits).await;
+            connection(stream, state, app, &limits, drain).await;
             drop(registered);
             drop(permit);
         });
     }
+    // No new connection from here on; those open finish what they are doing.
+    drop(listener);
+    let _ = draining.send(true);
+    let deadline = Instant::now() + limits.drain_timeout;
+    while !registry.is_empty() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    registry.len()
 }
 
 /// A connection slot: a free one, or the one freed by shedding the oldest idle connection.
@@ -77,6 +101,7 @@ async fn connection(
     state: Arc<ConnState>,
     app: TowerToHyperService<Router>,
     limits: &ServeLimits,
+    mut drain: watch::Receiver<bool>,
 ) {
     let _ = stream.set_nodelay(true);
     let pace = Pace {
@@ -120,10 +145,21 @@ async fn connection(
             }
         }
     };
+    tokio::pin!(conn);
+    tokio::pin!(watchdog);
     // Whichever ends first ends the connection: dropping hyper's closes the socket.
     tokio::select! {
-        _ = conn => {}
-        _ = watchdog => {}
+        _ = conn.as_mut() => return,
+        _ = watchdog.as_mut() => return,
+        _ = state.killed() => return,
+        _ = drain.wait_for(|d| *d) => {}
+    }
+    // Draining: an idle connection closes now; a request in progress gets its response,
+    // then its connection closes (hyper's graceful shutdown). The body's pace and the
+    // handler's timeout still apply, and the drain's own deadline ends the process.
+    conn.as_mut().graceful_shutdown();
+    tokio::select! {
+        _ = conn.as_mut() => {}
         _ = state.killed() => {}
     }
 }

@@ -88,7 +88,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-/// Serve `contest` on `listen` until the process ends, with its run worker, under `limits`;
+/// Serve `contest` on `listen`, with its run worker, under `limits`, until SIGTERM or
+/// Ctrl-C (SIGINT): then stop accepting, let the requests in progress finish (at most the
+/// drain timeout) and return. A run in progress is left to its journal (every finished match
+/// is in it, synced), which the next start carries on from;
 /// `ready` is told the address bound (the port chosen, for `:0`) and the connection cap (at
 /// most what the open-file limit leaves).
 pub fn serve(
@@ -104,6 +107,7 @@ pub fn serve(
         limits::fit_connections(limits.max_connections, limits::open_file_limit());
     let live = Arc::new(Live::default());
     let wake = Arc::new(Wake::default());
+    let in_progress = Arc::clone(&live);
     let state = Arc::new(AppState::new(
         contest.clone(),
         live.clone(),
@@ -126,9 +130,48 @@ pub fn serve(
             .spawn(move || worker::work(contest, live, wake))
             .map_err(|e| ContestError::Refused(format!("cannot start the run worker: {e}")))?;
         ready(addr, limits.max_connections);
-        listener::serve(listener, router(state), limits).await;
+        let left = listener::serve(listener, router(state), limits, stop_signal()).await;
+        if left > 0 {
+            eprintln!("koth serve: {left} connection(s) still busy at the drain timeout: cut");
+        }
+        let run = in_progress.run.load(std::sync::atomic::Ordering::Relaxed);
+        if run != 0 {
+            eprintln!(
+                "koth serve: run {run} stops here; its finished matches are in its journal, and the next start carries it on"
+            );
+        }
         Ok(())
     })
+}
+
+/// Resolves at the first SIGTERM or SIGINT (never, where they cannot be watched).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) {
+            (Ok(mut term), Ok(mut int)) => {
+                let which = tokio::select! {
+                    _ = term.recv() => "SIGTERM",
+                    _ = int.recv() => "SIGINT",
+                };
+                eprintln!(
+                    "koth serve: {which}: no new connections; finishing the requests in progress"
+                );
+            }
+            _ => {
+                eprintln!("koth serve: cannot watch for SIGTERM; stop it with SIGKILL");
+                std::future::pending::<()>().await
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }
 
 /// Connections the kernel queues before the server accepts them. `TcpListener::bind` asks
