@@ -7,7 +7,9 @@
 mod devtools;
 mod serve_support;
 
-use serve_support::{author, contest, entries, koth, multipart, seed_bot, Server, BOUNDARY};
+use serve_support::{
+    author, contest, contest_with_python, entries, koth, multipart, seed_bot, Server, BOUNDARY,
+};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -373,7 +375,7 @@ fn a_server_killed_during_a_run_finishes_it_from_its_journal_on_restart() {
 )]
 fn a_python_script_upload_is_checked_then_plays() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = contest(tmp.path(), &["--rounds", "1"]);
+    let dir = contest_with_python(tmp.path(), &["--rounds", "1"]);
     let alice = author(&dir, "alice");
     let server = Server::start(&dir, &tmp.path().join("stderr"));
     // A script that does not compile is refused with the interpreter's reason; nothing stored.
@@ -399,6 +401,12 @@ fn a_python_script_upload_is_checked_then_plays() {
     assert_eq!(code, 201, "{body}");
     let (code, body) = server.upload("tax", Some(alice.as_str()), "t.wasm", &seed_bot("taxman"));
     assert_eq!(code, 201, "{body}");
+    // The server made the interpreter's snapshot when it started, not the first upload.
+    let log = std::fs::read_to_string(tmp.path().join("stderr")).unwrap();
+    assert!(
+        log.contains("the Python interpreter's snapshot is ready"),
+        "{log}"
+    );
     server.settle(1);
     let board = server.json("/api/leaderboard");
     let rows = board["bots"].as_array().unwrap();

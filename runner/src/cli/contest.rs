@@ -58,6 +58,37 @@ enum ContestCommand {
         /// The most versions one author may upload in an hour.
         #[arg(long, default_value_t = 10)]
         max_versions_per_hour: usize,
+        /// Take .wasm uploads only, no .py scripts (the server then makes no Python
+        /// interpreter snapshot).
+        #[arg(long)]
+        no_python: bool,
+        /// The bot (.wasm or .py) each new version plays a validation match against before
+        /// it enters the ladder; copied into the contest folder. A version that forfeits it
+        /// is refused.
+        #[arg(long, value_name = "FILE")]
+        validation_opponent: Option<PathBuf>,
+        /// Seconds an upload's checks (compiling, then the validation match) may take.
+        #[arg(long, value_name = "SECS", default_value_t = 180)]
+        check_seconds: u64,
+        /// The memory an upload's check may take, in MiB (compiling is not bounded by fuel).
+        #[arg(long, value_name = "MIB", default_value_t = 1024)]
+        check_memory_mib: u64,
+        /// The disk the contest keeps, in MiB (past it, older runs' match logs are removed,
+        /// then uploads refused).
+        #[arg(long, value_name = "MIB", default_value_t = 4096)]
+        max_disk_mib: u64,
+    },
+    /// Check one upload as `koth serve` does, in a process of its own (`koth serve` runs
+    /// it): prints one JSON line, `{"refused": null}` or `{"refused": "why"}`.
+    #[command(hide = true)]
+    CheckUpload {
+        /// The contest folder.
+        dir: PathBuf,
+        /// The uploaded file.
+        file: PathBuf,
+        /// The bot's name.
+        #[arg(long)]
+        name: String,
     },
     /// Add an author and print their token (shown once; only its hash is kept).
     AddAuthor {
@@ -133,8 +164,22 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
             max_bots,
             max_bots_per_author,
             max_versions_per_hour,
+            no_python,
+            validation_opponent,
+            check_seconds,
+            check_memory_mib,
+            max_disk_mib,
         } => {
+            let opponent = match &validation_opponent {
+                Some(file) => Some(validation_file(file)?),
+                None => None,
+            };
             let config = ContestConfig {
+                python: !no_python,
+                validation_opponent: opponent.clone(),
+                check_seconds,
+                check_memory_mib,
+                max_disk_mib,
                 fuel,
                 memory_mib: memory,
                 jobs: jobs.unwrap_or(0),
@@ -144,12 +189,37 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
                 max_versions_per_author_per_hour: max_versions_per_hour,
                 ..ContestConfig::coup(rounds, seed)
             };
-            Contest::init(&dir, config)?;
+            let existed = dir.exists();
+            let contest = Contest::init(&dir, config)?;
+            if let (Some(rel), Some(src)) = (&opponent, &validation_opponent) {
+                if let Err(e) = install_opponent(&contest, rel, src) {
+                    // Nothing half-made is left: the folder was new or empty.
+                    let _ = std::fs::remove_dir_all(&dir);
+                    if existed {
+                        let _ = std::fs::create_dir(&dir);
+                    }
+                    return Err(e);
+                }
+            }
             println!(
                 "Contest created in {}. Next: koth contest add-author {} NAME, then koth serve {}",
                 dir.display(),
                 dir.display(),
                 dir.display()
+            );
+        }
+        ContestCommand::CheckUpload { dir, file, name } => {
+            let contest = Contest::open(&dir)?;
+            koth::contest::check::limit_self(contest.config.check_seconds);
+            let sandbox = koth::contest::run::sandbox(&contest, 1)?;
+            let refused = match koth::contest::check::run_checks(&contest, &sandbox, &file, &name) {
+                Ok(()) => None,
+                Err(koth::contest::check::CheckError::Refused(why)) => Some(why),
+                Err(koth::contest::check::CheckError::Internal(why)) => bail!(why),
+            };
+            println!(
+                "{}",
+                serde_json::to_string(&koth::contest::check::ChildAnswer { refused })?
             );
         }
         ContestCommand::AddAuthor { dir, name } => {
@@ -256,4 +326,45 @@ fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Where `koth contest init --validation-opponent FILE` keeps the opponent in the contest
+/// folder (`validation/<file name>`), checked to be a `.wasm` or `.py` file.
+fn validation_file(file: &Path) -> anyhow::Result<String> {
+    let name = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .with_context(|| format!("--validation-opponent {}: not a file name", file.display()))?;
+    let ext = file
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default();
+    if !matches!(ext, "wasm" | "py") {
+        bail!(
+            "--validation-opponent {}: must be a .wasm module or component or a .py script",
+            file.display()
+        );
+    }
+    if !file.is_file() {
+        bail!("--validation-opponent {}: no such file", file.display());
+    }
+    Ok(format!("validation/{name}"))
+}
+
+/// Copy the validation opponent `src` to `rel` in the contest and check it as every upload
+/// will be checked against it: it loads, and it plays the contest's game.
+fn install_opponent(contest: &Contest, rel: &str, src: &Path) -> anyhow::Result<()> {
+    let dest = contest.root().join(rel);
+    if let Some(parent) = dest.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("creating {}", parent.display()))?;
+    }
+    std::fs::copy(src, &dest)
+        .with_context(|| format!("copying {} to {}", src.display(), dest.display()))?;
+    let sandbox = koth::contest::run::sandbox(contest, 1)?;
+    let bot = sandbox
+        .load_file(&dest, None)
+        .map_err(|e| anyhow::anyhow!("--validation-opponent {}: {}", src.display(), e.error))?;
+    koth::worlds::check_game(&bot, contest.config.game.name())
+        .map_err(|why| anyhow::anyhow!("--validation-opponent {}: this bot {why}", src.display()))
 }

@@ -41,6 +41,10 @@ pub(crate) struct ServeArgs {
     /// Uploads in progress at once by one author (more get 429).
     #[arg(long, default_value_t = ServeLimits::default().max_uploads_per_author)]
     max_uploads_per_author: usize,
+    /// Upload checks at once (each compiles one upload and plays its validation match in a
+    /// child process); other uploads wait their turn.
+    #[arg(long, default_value_t = ServeLimits::default().max_checks)]
+    max_checks: usize,
     /// After SIGTERM or Ctrl-C: seconds the requests in progress get to finish before the
     /// server exits (a run in progress carries on from its journal at the next start).
     #[arg(long, value_name = "SECS", default_value_t = Secs(ServeLimits::default().drain_timeout))]
@@ -89,6 +93,7 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         body_grace: args.body_grace.0,
         max_uploads: args.max_uploads,
         max_uploads_per_author: args.max_uploads_per_author,
+        max_checks: args.max_checks,
         drain_timeout: args.drain_timeout.0,
     };
     let dir = args.dir.display().to_string();

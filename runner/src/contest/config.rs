@@ -53,6 +53,46 @@ pub struct ContestConfig {
     /// The most versions one author may upload in an hour, all their bots together.
     #[serde(default = "default_versions_per_hour")]
     pub max_versions_per_author_per_hour: usize,
+    /// Whether `.py` scripts are taken (the interpreter's snapshot is then made when the
+    /// server starts).
+    #[serde(default = "default_true")]
+    pub python: bool,
+    /// The bot every new version plays a validation match against before it enters the
+    /// ladder: a `.wasm` or `.py` file, its path relative to the contest folder (`koth
+    /// contest init --validation-opponent FILE` copies it to `validation/`). None: no
+    /// validation match.
+    #[serde(default)]
+    pub validation_opponent: Option<String>,
+    /// How long an upload's checks (compiling it and its validation match) may take, in
+    /// seconds; past it the check is stopped and the upload refused.
+    #[serde(default = "default_check_seconds")]
+    pub check_seconds: u64,
+    /// The most memory an upload's check may take (its process's resident size), in MiB;
+    /// past it the check is stopped and the upload refused. Compiling is the one step of a
+    /// bot that fuel and the instance limits do not bound: a 850 KB module of nested blocks
+    /// and branch tables took cranelift 400 MB and 6 s, a 3.4 MB one 1.5 GB and 46 s.
+    #[serde(default = "default_check_memory_mib")]
+    pub check_memory_mib: u64,
+    /// The disk the contest keeps, in MiB: past it, the archives of older runs are removed
+    /// (their leaderboard and receipt stay), then uploads are refused.
+    #[serde(default = "default_max_disk_mib")]
+    pub max_disk_mib: u64,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+fn default_check_seconds() -> u64 {
+    180
+}
+
+fn default_check_memory_mib() -> u64 {
+    1024
+}
+
+fn default_max_disk_mib() -> u64 {
+    4096
 }
 
 fn default_bots_per_author() -> usize {
@@ -82,6 +122,11 @@ impl ContestConfig {
             max_bots: 200,
             max_bots_per_author: default_bots_per_author(),
             max_versions_per_author_per_hour: default_versions_per_hour(),
+            python: true,
+            validation_opponent: None,
+            check_seconds: default_check_seconds(),
+            check_memory_mib: default_check_memory_mib(),
+            max_disk_mib: default_max_disk_mib(),
         }
     }
 
@@ -116,6 +161,36 @@ impl ContestConfig {
         }
         if self.max_versions_per_author_per_hour == 0 {
             return Err("max_versions_per_author_per_hour must be at least 1".into());
+        }
+        if self.check_seconds == 0 || self.check_seconds > 3600 {
+            return Err(format!(
+                "check_seconds {} is out of range (1..=3600)",
+                self.check_seconds
+            ));
+        }
+        if self.check_memory_mib < 64 {
+            return Err(format!(
+                "check_memory_mib {} is out of range (at least 64)",
+                self.check_memory_mib
+            ));
+        }
+        if self.max_disk_mib == 0 {
+            return Err(format!(
+                "max_disk_mib {} is out of range (at least 1)",
+                self.max_disk_mib
+            ));
+        }
+        if let Some(file) = &self.validation_opponent {
+            let path = std::path::Path::new(file);
+            let inside = path.is_relative()
+                && path
+                    .components()
+                    .all(|c| matches!(c, std::path::Component::Normal(_)));
+            if !inside {
+                return Err(format!(
+                    "validation_opponent {file:?} must be a path inside the contest folder (relative, no `..`)"
+                ));
+            }
         }
         Ok(())
     }

@@ -77,8 +77,22 @@ CREATE TABLE host_log (
 );
 ";
 
+/// Version 3: uploads that failed their checks, remembered by SHA-256 (for the koth version
+/// that checked them) so that a re-sent one is refused without compiling it again; and runs
+/// whose archive was removed to keep the contest within its disk quota.
+const SCHEMA_V3: &str = "
+CREATE TABLE refused (
+    sha256 TEXT NOT NULL,
+    koth TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    time INTEGER NOT NULL,
+    PRIMARY KEY (sha256, koth)
+);
+ALTER TABLE runs ADD COLUMN pruned INTEGER;
+";
+
 /// Every migration, in order; the schema version is their count.
-const MIGRATIONS: &[M<'static>] = &[M::up(SCHEMA_V1), M::up(SCHEMA_V2)];
+const MIGRATIONS: &[M<'static>] = &[M::up(SCHEMA_V1), M::up(SCHEMA_V2), M::up(SCHEMA_V3)];
 
 /// The schema version this koth writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -111,6 +125,52 @@ pub fn open(path: &Path) -> Result<Connection, ContestError> {
     }
     conn.pragma_update(None, "foreign_keys", "ON")?;
     Ok(conn)
+}
+
+/// The koth version that checks uploads: a refusal is remembered for it only (another
+/// version's checks may differ).
+const CHECKER: &str = env!("CARGO_PKG_VERSION");
+
+/// Why a file with this SHA-256 failed its checks before, and when, if it did (with this
+/// koth version).
+pub fn refused_before(
+    conn: &Connection,
+    sha256: &str,
+) -> Result<Option<(String, i64)>, ContestError> {
+    Ok(conn
+        .query_row(
+            "SELECT reason, time FROM refused WHERE sha256 = ?1 AND koth = ?2",
+            params![sha256, CHECKER],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?)
+}
+
+/// Remember that the file with this SHA-256 failed its checks, and why.
+pub fn remember_refused(conn: &Connection, sha256: &str, reason: &str) -> Result<(), ContestError> {
+    conn.execute(
+        "INSERT OR REPLACE INTO refused (sha256, koth, reason, time) VALUES (?1, ?2, ?3, ?4)",
+        params![sha256, CHECKER, reason, now()],
+    )?;
+    Ok(())
+}
+
+/// Mark run `id`'s archive removed (its leaderboard and receipt kept).
+pub fn mark_pruned(conn: &Connection, id: i64) -> Result<(), ContestError> {
+    conn.execute(
+        "UPDATE runs SET pruned = ?2 WHERE id = ?1",
+        params![id, now()],
+    )?;
+    Ok(())
+}
+
+/// Runs whose archive is still whole, oldest first.
+pub fn unpruned_runs(conn: &Connection) -> Result<Vec<i64>, ContestError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id FROM runs WHERE pruned IS NULL AND state IN ('done', 'failed') ORDER BY id",
+    )?;
+    let rows = stmt.query_map([], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// Write one line of the host's log: what was done, to whom, and why or how.

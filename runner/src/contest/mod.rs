@@ -14,8 +14,10 @@
 //! [`worker`] plays them one at a time, queued in the database so a restart carries on.
 
 pub mod auth;
+pub mod check;
 pub mod config;
 pub mod db;
+pub mod disk;
 pub mod run;
 pub mod submit;
 pub mod worker;

@@ -209,3 +209,54 @@ pub fn record(
         rows,
     )
 }
+
+/// Play a new version's validation match: one round of the contest's game, with its limits,
+/// against `opponent`. Ok, or why `candidate` failed it (a forfeit of its own, or a match
+/// that could not be completed).
+pub fn validation_match(
+    contest: &Contest,
+    candidate: Arc<Bot>,
+    opponent: Arc<Bot>,
+) -> Result<(), String> {
+    match &contest.config.game {
+        GameConfig::Coup { .. } => {
+            let opts = CoupOptions {
+                rounds: 1,
+                ..coup_options(contest)
+            };
+            judge(&Coup, &opts, candidate, opponent)
+        }
+    }
+}
+
+/// Play `candidate` (bot 0) against `opponent` (bot 1), game-blind: the first forfeit of
+/// the candidate's, or void match, is the reason it fails.
+fn judge<G: Game>(
+    game: &G,
+    opts: &G::Options,
+    candidate: Arc<Bot>,
+    opponent: Arc<Bot>,
+) -> Result<(), String> {
+    let against = opponent.name().to_string();
+    let players: Vec<Arc<dyn Player>> = vec![candidate, opponent];
+    let run = game.play_whole(&players, opts, 1, &|_, _| {});
+    for m in run.summaries() {
+        if let Some(why) = &m.void {
+            return Err(format!(
+                "its validation match against `{against}` ({}) could not be completed: {why}",
+                m.label
+            ));
+        }
+        let own = m
+            .forfeits
+            .iter()
+            .find(|(seat, _, _)| m.participants.get(*seat) == Some(&0));
+        if let Some((_, kind, _)) = own {
+            return Err(format!(
+                "it forfeited its validation match against `{against}` ({}): {kind}",
+                m.label
+            ));
+        }
+    }
+    Ok(())
+}

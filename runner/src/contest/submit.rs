@@ -1,10 +1,12 @@
-//! An upload, checked as `koth check` and the game's compatibility check do, then stored as a
-//! new version of the author's bot. A refusal names the reason and stores nothing.
+//! An upload, checked as `koth check` and the game's compatibility check do, then by its
+//! validation match ([`super::check`]), then stored as a new version of the author's bot. A
+//! refusal names the reason and stores nothing but the refused file's SHA-256 and reason, so
+//! that the same file sent again is refused without being compiled again.
 
+use super::check::{CheckError, Checker};
 use super::config::check_name;
 use super::db::{self, AddRefused, Version};
-use super::{io, Contest, ContestError};
-use crate::sandbox::Sandbox;
+use super::{disk, io, Contest, ContestError};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
@@ -51,6 +53,9 @@ pub enum SubmitError {
     /// The same file is another of the author's bots.
     #[error("this file is already your bot `{0}`: one program enters once")]
     Duplicate(String),
+    /// The contest holds as much as its disk quota allows.
+    #[error("this contest is at its disk quota ({0} MiB); uploads resume when the host raises it")]
+    DiskFull(u64),
     /// The bot left the ladder.
     #[error("the bot `{bot}` is {state}{}: it takes no new versions", reason_suffix(.reason))]
     Removed {
@@ -102,11 +107,11 @@ fn kind(filename: &str, bytes: &[u8]) -> Result<&'static str, SubmitError> {
     }
 }
 
-/// Check `upload` and store it as a new version; `sandbox` loads it as a run would.
+/// Check `upload` (with `checker`) and store it as a new version.
 pub fn submit(
     contest: &Contest,
     conn: &mut rusqlite::Connection,
-    sandbox: &Sandbox,
+    checker: &Checker,
     upload: &Upload<'_>,
 ) -> Result<Version, SubmitError> {
     check_name("bot", upload.name).map_err(SubmitError::BadRequest)?;
@@ -124,11 +129,26 @@ pub fn submit(
         return Err(SubmitError::BadRequest("the file is empty".into()));
     }
     let ext = kind(upload.filename, upload.bytes)?;
+    if ext == "py" && !contest.config.python {
+        return Err(SubmitError::BadRequest(
+            "this contest takes .wasm modules and components only, not .py scripts".into(),
+        ));
+    }
     let Some((author, _)) = db::author_by_token(conn, upload.token)? else {
         return Err(SubmitError::Unauthorized(
             "the token is no author's of this contest".into(),
         ));
     };
+    let sha = hex::encode(Sha256::digest(upload.bytes));
+    if let Some((why, when)) = db::refused_before(conn, &sha)? {
+        return Err(SubmitError::Invalid(format!(
+            "this file failed its checks at {} and is not checked again: {why}",
+            db::utc(when)
+        )));
+    }
+    if disk::prune(contest, conn)?.size >= disk::quota(contest) {
+        return Err(SubmitError::DiskFull(contest.config.max_disk_mib));
+    }
     // Checked in a folder of its own under the contest, removed whatever happens.
     let incoming = contest.incoming_dir();
     std::fs::create_dir_all(&incoming).map_err(io(&incoming))?;
@@ -139,13 +159,16 @@ pub fn submit(
     let file = format!("{}.{ext}", upload.name);
     let path = tmp.path().join(&file);
     std::fs::write(&path, upload.bytes).map_err(io(&path))?;
-    let bot = sandbox.load_file(&path, Some(upload.name)).map_err(|e| {
-        SubmitError::Invalid(format!("{}", e.error).replace(&tmp.path().display().to_string(), ""))
-    })?;
-    let game = contest.config.game.name();
-    crate::worlds::check_game(&bot, game)
-        .map_err(|why| SubmitError::Invalid(format!("this bot {why}")))?;
-    let sha = hex::encode(Sha256::digest(upload.bytes));
+    match checker.check(contest, &path, upload.name) {
+        Ok(()) => {}
+        Err(CheckError::Refused(why)) => {
+            db::remember_refused(conn, &sha, &why)?;
+            return Err(SubmitError::Invalid(why));
+        }
+        Err(CheckError::Internal(why)) => {
+            return Err(SubmitError::Internal(ContestError::Refused(why)))
+        }
+    }
     let quotas = db::Quotas {
         bots: contest.config.max_bots,
         bots_per_author: contest.config.max_bots_per_author,

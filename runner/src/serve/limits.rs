@@ -37,6 +37,9 @@ pub struct ServeLimits {
     pub max_uploads: usize,
     /// Uploads in progress at once by one author.
     pub max_uploads_per_author: usize,
+    /// Upload checks running at once (each a child process compiling one upload, then
+    /// playing its validation match); the others wait their turn.
+    pub max_checks: usize,
     /// After SIGTERM (or Ctrl-C), how long the requests in progress are given to finish
     /// before the server exits anyway.
     pub drain_timeout: Duration,
@@ -55,6 +58,7 @@ impl Default for ServeLimits {
             body_grace: Duration::from_secs(10),
             max_uploads: 8,
             max_uploads_per_author: 2,
+            max_checks: 2,
             drain_timeout: Duration::from_secs(30),
         }
     }
@@ -82,6 +86,12 @@ impl ServeLimits {
             return Err(LimitError {
                 what: "max_connections",
                 why: "1 to 1,000,000",
+            });
+        }
+        if self.max_checks == 0 || self.max_checks > 256 {
+            return Err(LimitError {
+                what: "max_checks",
+                why: "1 to 256",
             });
         }
         if self.max_uploads == 0 || self.max_uploads_per_author == 0 {

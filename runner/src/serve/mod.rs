@@ -21,6 +21,7 @@ pub mod quota;
 pub mod state;
 pub mod upload;
 
+use crate::contest::check::Checker;
 use crate::contest::worker::{self, Live, Wake};
 use crate::contest::{Contest, ContestError};
 use axum::extract::DefaultBodyLimit;
@@ -108,12 +109,30 @@ pub fn serve(
     let live = Arc::new(Live::default());
     let wake = Arc::new(Wake::default());
     let in_progress = Arc::clone(&live);
+    // Uploads are checked by this same program, in a child process each.
+    let exe = std::env::current_exe().map_err(|e| {
+        ContestError::Refused(format!(
+            "cannot find the koth command to check uploads with: {e}"
+        ))
+    })?;
+    let python_ready = warm_python(&contest);
     let state = Arc::new(AppState::new(
         contest.clone(),
         live.clone(),
         wake.clone(),
         &limits,
+        Checker::Child(exe),
+        python_ready,
     )?);
+    match crate::contest::disk::prune(&contest, &contest.db()?) {
+        Ok(p) if p.runs > 0 => eprintln!(
+            "koth serve: removed the match logs of {} older run(s) ({} MiB) to keep within the disk quota",
+            p.runs,
+            p.freed >> 20
+        ),
+        Ok(_) => {}
+        Err(e) => eprintln!("koth serve: the disk quota: {e}"),
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -142,6 +161,39 @@ pub fn serve(
         }
         Ok(())
     })
+}
+
+/// Make the Python interpreter's snapshot now, on a thread of its own, if the contest takes
+/// `.py` scripts (a minute the first time, then read from the contest's code cache): it is
+/// the contest's to make, not its first Python author's upload's. The receiver turns true
+/// when it is made, or cannot be (then `.py` checks say why).
+fn warm_python(contest: &Contest) -> tokio::sync::watch::Receiver<bool> {
+    let (tx, rx) = tokio::sync::watch::channel(!contest.config.python);
+    if contest.config.python {
+        let contest = contest.clone();
+        let spawned = std::thread::Builder::new()
+            .name("koth-python".into())
+            .spawn(move || {
+                let started = std::time::Instant::now();
+                let made = crate::contest::run::sandbox(&contest, 1)
+                    .map_err(|e| e.to_string())
+                    .and_then(|s| s.python_snapshot_sha256().map_err(|e| e.to_string()));
+                match made {
+                    Ok(_) => eprintln!(
+                        "koth serve: the Python interpreter's snapshot is ready ({:.1} s)",
+                        started.elapsed().as_secs_f64()
+                    ),
+                    Err(e) => eprintln!("koth serve: .py uploads will be refused: {e}"),
+                }
+                let _ = tx.send(true);
+            });
+        if let Err(e) = spawned {
+            eprintln!("koth serve: cannot start the Python snapshot's thread: {e}");
+            let (_, rx) = tokio::sync::watch::channel(true);
+            return rx;
+        }
+    }
+    rx
 }
 
 /// Resolves at the first SIGTERM or SIGINT (never, where they cannot be watched).

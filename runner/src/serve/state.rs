@@ -2,10 +2,10 @@
 
 use super::limits::ServeLimits;
 use super::quota::Quota;
+use crate::contest::check::Checker;
 use crate::contest::db::{self, Run};
 use crate::contest::worker::{Live, Wake};
-use crate::contest::{run, Contest, ContestError};
-use crate::sandbox::Sandbox;
+use crate::contest::{Contest, ContestError};
 use crate::tournament::results::Results;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -24,8 +24,13 @@ pub struct AppState {
     pub contest: Contest,
     /// The connection pages read through (uploads and the worker have their own).
     pub db: Mutex<rusqlite::Connection>,
-    /// Loads uploads to check them, as a run would.
-    pub sandbox: Sandbox,
+    /// Checks uploads (in a child process, for `koth serve`).
+    pub checker: Checker,
+    /// Checks in progress at once: an upload waits here for its turn.
+    pub checks: Arc<tokio::sync::Semaphore>,
+    /// True once the Python interpreter's snapshot is made (or cannot be): `.py` checks wait
+    /// for it rather than each make their own.
+    pub python_ready: tokio::sync::watch::Receiver<bool>,
     /// The run in progress.
     pub live: Arc<Live>,
     /// Wakes the worker after an upload.
@@ -36,19 +41,23 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// The state of a server of `contest`, with the upload caps of `limits`.
+    /// The state of a server of `contest`, with the upload caps of `limits`, checking uploads
+    /// with `checker`; `python_ready` says when `.py` checks may start.
     pub fn new(
         contest: Contest,
         live: Arc<Live>,
         wake: Arc<Wake>,
         limits: &ServeLimits,
+        checker: Checker,
+        python_ready: tokio::sync::watch::Receiver<bool>,
     ) -> Result<AppState, ContestError> {
         let db = Mutex::new(contest.db()?);
-        let sandbox = run::sandbox(&contest, 1)?;
         Ok(AppState {
             contest,
             db,
-            sandbox,
+            checker,
+            checks: Arc::new(tokio::sync::Semaphore::new(limits.max_checks)),
+            python_ready,
             live,
             wake,
             quota: Arc::new(Quota::new(

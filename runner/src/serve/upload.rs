@@ -65,6 +65,7 @@ fn status(e: &SubmitError) -> StatusCode {
         | SubmitError::Duplicate(_)
         | SubmitError::Removed { .. } => StatusCode::CONFLICT,
         SubmitError::TooOften(_) => StatusCode::TOO_MANY_REQUESTS,
+        SubmitError::DiskFull(_) => StatusCode::INSUFFICIENT_STORAGE,
         SubmitError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
         SubmitError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
@@ -229,13 +230,23 @@ async fn receive(
     let name = name.ok_or_else(|| bad("the field `name` (the bot's name) is missing"))?;
     let (filename, bytes) =
         file.ok_or_else(|| bad("the field `file` (the .wasm or .py file) is missing"))?;
+    // A script's check resumes the interpreter's snapshot, made when the server started.
+    if filename.to_ascii_lowercase().ends_with(".py") && st.contest.config.python {
+        let mut ready = st.python_ready.clone();
+        let _ = ready.wait_for(|r| *r).await;
+    }
+    // Its turn among the checks (the uploads in progress are capped, so the wait is too).
+    let _turn = Arc::clone(&st.checks)
+        .acquire_owned()
+        .await
+        .map_err(|_| Refusal::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"))?;
     let st2 = Arc::clone(&st);
     let result = tokio::task::spawn_blocking(move || -> Result<Version, SubmitError> {
         let mut conn = st2.contest.db()?;
         submit::submit(
             &st2.contest,
             &mut conn,
-            &st2.sandbox,
+            &st2.checker,
             &Upload {
                 name: &name,
                 token: &token,

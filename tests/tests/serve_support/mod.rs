@@ -200,8 +200,16 @@ pub fn koth(args: &[&str]) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-/// A contest folder (`<tmp>/contest`) made with these `koth contest init` options.
+/// A contest folder (`<tmp>/contest`) made with these `koth contest init` options; it takes
+/// `.wasm` only, so that its server makes no Python snapshot (a minute of CPU).
 pub fn contest(tmp: &Path, opts: &[&str]) -> PathBuf {
+    let mut with = vec!["--no-python"];
+    with.extend_from_slice(opts);
+    contest_with_python(tmp, &with)
+}
+
+/// As [`contest`], taking `.py` scripts too (unless `opts` says `--no-python`).
+pub fn contest_with_python(tmp: &Path, opts: &[&str]) -> PathBuf {
     let dir = tmp.join("contest");
     let d = dir.to_str().unwrap();
     let mut args = vec!["contest", "init", d, "--game", "coup", "--jobs", "2"];
