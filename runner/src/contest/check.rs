@@ -78,7 +78,7 @@ pub struct ChildAnswer {
 /// Where an upload's checks run.
 pub enum Checker {
     /// In this process, on this sandbox (the library's own callers and tests).
-    InProcess(Sandbox),
+    InProcess(Box<Sandbox>),
     /// In a child process, the koth command at this path: `koth contest check-upload DIR
     /// FILE --name NAME`, killed at the contest's `check_seconds`.
     Child(PathBuf),

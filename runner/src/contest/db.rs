@@ -641,10 +641,12 @@ pub struct Run {
     pub created: i64,
     /// When it ended.
     pub finished: Option<i64>,
+    /// When its archive's match logs were removed (the disk quota); its standings stay.
+    pub pruned: Option<i64>,
 }
 
 const RUN_COLUMNS: &str =
-    "id, versions, state, total, played, reused, error, created, finished FROM runs";
+    "id, versions, state, total, played, reused, error, created, finished, pruned FROM runs";
 
 fn run(r: &rusqlite::Row<'_>) -> rusqlite::Result<Run> {
     let versions: String = r.get(1)?;
@@ -665,6 +667,7 @@ fn run(r: &rusqlite::Row<'_>) -> rusqlite::Result<Run> {
         error: r.get(6)?,
         created: r.get(7)?,
         finished: r.get(8)?,
+        pruned: r.get(9)?,
     })
 }
 

@@ -98,3 +98,68 @@ fn strip(dir: &Path) -> Result<u64, ContestError> {
     }
     Ok(freed)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contest::ContestConfig;
+
+    /// A contest whose runs 1..=n each hold a `size`-byte `matches.zip` and the kept files.
+    fn contest_with_runs(n: i64, size: usize, quota_mib: u64) -> (tempfile::TempDir, Contest) {
+        let tmp = tempfile::tempdir().expect("a temporary folder");
+        let config = ContestConfig {
+            max_disk_mib: quota_mib,
+            ..ContestConfig::coup(1, 1)
+        };
+        let contest = Contest::init(&tmp.path().join("c"), config).expect("init");
+        let mut conn = contest.db().expect("db");
+        for id in 1..=n {
+            let run = db::queue_run(&conn, &[id, id + 100], 2)
+                .expect("queue")
+                .expect("a new set");
+            assert_eq!(run.id, id);
+            db::start_run(&conn, id).expect("start");
+            db::finish_run(&mut conn, id, 2, 0, &[]).expect("finish");
+            let dir = contest.run_dir(id);
+            std::fs::create_dir_all(&dir).expect("run dir");
+            std::fs::write(dir.join("matches.zip"), vec![7u8; size]).expect("zip");
+            for kept in KEPT {
+                std::fs::write(dir.join(kept), b"{}").expect("kept");
+            }
+        }
+        (tmp, contest)
+    }
+
+    #[test]
+    fn older_runs_lose_their_match_logs_oldest_first_and_the_newest_never() {
+        // Four runs of 400 KiB of logs each against a 1 MiB quota: the two oldest go.
+        let (_tmp, contest) = contest_with_runs(4, 400 << 10, 1);
+        let conn = contest.db().expect("db");
+        let before = usage(contest.root());
+        let p = prune(&contest, &conn).expect("prune");
+        assert_eq!(p.runs, 2, "{p:?}");
+        assert_eq!(p.freed, 2 * (400 << 10));
+        assert_eq!(p.size, before - p.freed);
+        assert!(p.size <= quota(&contest));
+        for id in 1..=4 {
+            let dir = contest.run_dir(id);
+            assert_eq!(dir.join("matches.zip").exists(), id > 2, "run {id}");
+            for kept in KEPT {
+                assert!(dir.join(kept).is_file(), "run {id} kept {kept}");
+            }
+        }
+        assert_eq!(db::unpruned_runs(&conn).expect("runs"), vec![3, 4]);
+        // Within the quota: nothing more to do.
+        assert_eq!(prune(&contest, &conn).expect("again").runs, 0);
+    }
+
+    #[test]
+    fn the_leaderboards_run_is_kept_even_past_the_quota() {
+        let (_tmp, contest) = contest_with_runs(2, 2 << 20, 1);
+        let conn = contest.db().expect("db");
+        let p = prune(&contest, &conn).expect("prune");
+        assert_eq!(p.runs, 1);
+        assert!(contest.run_dir(2).join("matches.zip").is_file());
+        assert!(p.size > quota(&contest), "what is always kept may pass it");
+    }
+}

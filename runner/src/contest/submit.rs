@@ -208,3 +208,48 @@ pub fn submit(
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contest::{auth, ContestConfig};
+    use crate::sandbox::{LoadLimits, Sandbox, SandboxOptions};
+
+    #[test]
+    fn a_file_that_failed_its_checks_is_refused_from_memory_when_sent_again() {
+        let tmp = tempfile::tempdir().expect("a temporary folder");
+        let contest =
+            Contest::init(&tmp.path().join("c"), ContestConfig::coup(1, 1)).expect("init");
+        let mut conn = contest.db().expect("db");
+        let token = auth::new_token().expect("token");
+        db::add_author(&conn, "alice", &auth::hash(&token)).expect("author");
+        let sandbox = Sandbox::new(SandboxOptions {
+            load: LoadLimits::default(),
+            ..SandboxOptions::default()
+        })
+        .expect("sandbox");
+        let checker = Checker::InProcess(Box::new(sandbox));
+        // A module without `_start`: it fails the checks.
+        let bytes = wat::parse_str("(module (memory (export \"memory\") 1))").expect("wat");
+        let upload = |name: &'static str| Upload {
+            name,
+            token: &token,
+            filename: "x.wasm",
+            bytes: &bytes,
+        };
+        let first = submit(&contest, &mut conn, &checker, &upload("one")).expect_err("refused");
+        assert!(first.to_string().contains("_start"), "{first}");
+        assert!(!first.to_string().contains("not checked again"), "{first}");
+        let again = submit(&contest, &mut conn, &checker, &upload("two")).expect_err("refused");
+        assert!(
+            matches!(&again, SubmitError::Invalid(why) if why.contains("is not checked again") && why.contains("_start")),
+            "{again}"
+        );
+        assert_eq!(
+            std::fs::read_dir(contest.root().join("versions"))
+                .expect("dir")
+                .count(),
+            0
+        );
+    }
+}

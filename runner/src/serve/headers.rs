@@ -5,7 +5,7 @@
 
 use super::html::STYLE;
 use axum::extract::Request;
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -63,8 +63,12 @@ pub fn csp() -> &'static str {
 pub async fn harden(req: Request, next: Next) -> Response {
     let api = req.uri().path().starts_with("/api/");
     let mut res = next.run(req).await;
-    if api && (res.status().is_client_error() || res.status().is_server_error()) {
-        res = json_error(res).await;
+    if res.status().is_client_error() || res.status().is_server_error() {
+        res = if api {
+            json_error(res).await
+        } else {
+            html_error(res).await
+        };
     }
     let h = res.headers_mut();
     h.insert(
@@ -80,6 +84,55 @@ pub async fn harden(req: Request, next: Next) -> Response {
         h.insert(header::CONTENT_SECURITY_POLICY, v);
     }
     res
+}
+
+/// The reason a plain-text error body gives, in the server's words: the layers' own texts
+/// (tower-http's 413) said as the pages say things.
+fn reason_of(status: StatusCode, text: &str) -> String {
+    if status == StatusCode::PAYLOAD_TOO_LARGE && text == "length limit exceeded" {
+        return "the request is larger than this contest takes".into();
+    }
+    if text.is_empty() || text.starts_with('<') {
+        return status
+            .canonical_reason()
+            .unwrap_or("error")
+            .to_ascii_lowercase();
+    }
+    text.to_string()
+}
+
+/// A page's error answered in plain text by a layer (a 413 of the body limit, a 408 of the
+/// timeout) as an HTML page with the reason; the server's own HTML pages are kept.
+async fn html_error(res: Response) -> Response {
+    let is_text = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_none_or(|t| t.starts_with("text/plain"));
+    if !is_text {
+        return res;
+    }
+    let (mut parts, body) = res.into_parts();
+    let status = parts.status;
+    let text = axum::body::to_bytes(body, REASON_LIMIT)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let reason = reason_of(status, &text);
+    let fresh = super::html::respond(
+        status,
+        status.canonical_reason().unwrap_or("Error"),
+        &format!(
+            "<p class=\"err\" id=\"refused\">{}</p>",
+            super::html::esc(&reason)
+        ),
+    );
+    parts.headers.remove(header::CONTENT_LENGTH);
+    let (fresh_parts, body) = fresh.into_parts();
+    if let Some(t) = fresh_parts.headers.get(header::CONTENT_TYPE) {
+        parts.headers.insert(header::CONTENT_TYPE, t.clone());
+    }
+    Response::from_parts(parts, body)
 }
 
 /// `res` as `{"error": reason}` unless it is JSON already; its other headers kept.
@@ -98,14 +151,7 @@ async fn json_error(res: Response) -> Response {
         .await
         .map(|b| String::from_utf8_lossy(&b).trim().to_string())
         .unwrap_or_default();
-    let reason = if text.is_empty() || text.starts_with('<') {
-        status
-            .canonical_reason()
-            .unwrap_or("error")
-            .to_ascii_lowercase()
-    } else {
-        text
-    };
+    let reason = reason_of(status, &text);
     let fresh = (status, Json(serde_json::json!({ "error": reason }))).into_response();
     parts.headers.remove(header::CONTENT_LENGTH);
     parts.headers.insert(

@@ -283,7 +283,11 @@ pub async fn run(State(st): State<Arc<AppState>>, Path(id): Path<String>) -> Res
             }
             body.push_str("</ol>");
         }
-        body.push_str("<h2>Archive</h2><ul>");
+        body.push_str("<h2>Archive</h2>");
+        if let Some(when) = r.pruned {
+            let _ = write!(body, "<p>{}</p>", esc(&pruned_note(when)));
+        }
+        body.push_str("<ul>");
         for f in archive_files(&st, id) {
             let _ = write!(
                 body,
@@ -340,6 +344,14 @@ pub async fn run_file(
     ([(header::CONTENT_TYPE, kind)], bytes).into_response()
 }
 
+/// What a run whose match logs were removed says of them.
+fn pruned_note(when: i64) -> String {
+    format!(
+        "This run's match logs were removed at {} to keep the contest within its disk quota; its standings and manifest remain.",
+        db::utc(when)
+    )
+}
+
 /// `GET /runs/{id}/matches/{idx}`: the replay of one match, in the report's viewer.
 pub async fn replay(
     State(st): State<Arc<AppState>>,
@@ -355,6 +367,9 @@ pub async fn replay(
         Ok(_) => return not_found().await,
         Err(e) => return ApiError::from(e).page(),
     };
+    if let Some(when) = r.pruned {
+        return ApiError(StatusCode::GONE, pruned_note(when)).page();
+    }
     let dir = st.contest.run_dir(r.id);
     let built = tokio::task::spawn_blocking(move || {
         let opts = ReportOptions {
