@@ -87,7 +87,13 @@ pub(crate) fn run(b: ServeBench) -> anyhow::Result<ExitCode> {
                 .prefix("koth-bench-serve-")
                 .tempdir()
                 .context("creating a temporary folder")?;
-            let server = OwnServer::start(tmp.path(), b.rounds)?;
+            let server = OwnServer::start(
+                tmp.path(),
+                b.rounds,
+                b.bots
+                    .iter()
+                    .any(|p| p.extension().is_some_and(|e| e == "py")),
+            )?;
             let result = server.upload_and_load(&b);
             server.stop();
             result
@@ -115,10 +121,15 @@ struct OwnServer {
 }
 
 impl OwnServer {
-    /// A Coup contest of `rounds` rounds in `dir`, an author, and `koth serve` on a free port.
-    fn start(dir: &Path, rounds: u32) -> anyhow::Result<OwnServer> {
+    /// A Coup contest of `rounds` rounds in `dir`, an author, and `koth serve` on a free port;
+    /// it takes `.py` scripts (and makes the interpreter's snapshot) only if `python`.
+    fn start(dir: &Path, rounds: u32, python: bool) -> anyhow::Result<OwnServer> {
         let folder = dir.join("contest");
-        let contest = Contest::init(&folder, ContestConfig::coup(rounds, 1))?;
+        let config = ContestConfig {
+            python,
+            ..ContestConfig::coup(rounds, 1)
+        };
+        let contest = Contest::init(&folder, config)?;
         let token = auth::new_token().map_err(anyhow::Error::msg)?;
         db::add_author(&contest.db()?, "bench", &auth::hash(&token))?;
         let exe = std::env::current_exe().context("finding koth's own executable")?;

@@ -620,6 +620,29 @@ pub fn add_version(
     Ok(Ok(v))
 }
 
+/// Whether [`add_version`] would take this version now (the quotas, the names, one program
+/// per author), without adding it: asked before an upload is checked, so that an upload the
+/// quotas refuse costs no compile. The same transaction as `add_version`'s, rolled back.
+pub fn would_add(
+    conn: &mut Connection,
+    author: i64,
+    bot: &str,
+    ext: &str,
+    sha256: &str,
+    quotas: Quotas,
+) -> Result<Result<(), AddRefused>, ContestError> {
+    const DRY: &str = "koth: a dry run's rollback";
+    match add_version(conn, author, bot, ext, sha256, 0, quotas, |_, _| {
+        Err(ContestError::Refused(DRY.into()))
+    }) {
+        Ok(Err(refused)) => Ok(Err(refused)),
+        Err(ContestError::Refused(why)) if why == DRY => Ok(Ok(())),
+        Err(e) => Err(e),
+        // `place` always fails, so no version is ever added here.
+        Ok(Ok(_)) => Ok(Ok(())),
+    }
+}
+
 /// One run of the contest.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Run {
@@ -1037,6 +1060,16 @@ mod tests {
             add(&mut conn, 1, "three", "s5"),
             Err(AddRefused::AuthorFull(2))
         ));
+        // A dry run says what adding would say, and adds nothing (not even the new bot).
+        assert!(matches!(
+            would_add(&mut conn, 1, "three", "wasm", "s5", quotas()),
+            Ok(Err(AddRefused::AuthorFull(2)))
+        ));
+        assert!(matches!(
+            would_add(&mut conn, 2, "fresh", "wasm", "s5", quotas()),
+            Ok(Ok(()))
+        ));
+        assert_eq!(bot_count(&conn).expect("count"), 2);
         // Four versions an hour: ann has uploaded three.
         add(&mut conn, 1, "two", "s6").expect("fourth version");
         assert!(matches!(

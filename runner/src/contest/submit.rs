@@ -149,6 +149,16 @@ pub fn submit(
     if disk::prune(contest, conn)?.size >= disk::quota(contest) {
         return Err(SubmitError::DiskFull(contest.config.max_disk_mib));
     }
+    let quotas = db::Quotas {
+        bots: contest.config.max_bots,
+        bots_per_author: contest.config.max_bots_per_author,
+        versions_per_hour: contest.config.max_versions_per_author_per_hour,
+    };
+    // What the quotas and names refuse is refused before the checks: it costs no compile.
+    // (Asked again when the version is added: another upload may have come in between.)
+    if let Err(refused) = db::would_add(conn, author, upload.name, ext, &sha, quotas)? {
+        return Err(refusal(upload.name, refused));
+    }
     // Checked in a folder of its own under the contest, removed whatever happens.
     let incoming = contest.incoming_dir();
     std::fs::create_dir_all(&incoming).map_err(io(&incoming))?;
@@ -169,11 +179,6 @@ pub fn submit(
             return Err(SubmitError::Internal(ContestError::Refused(why)))
         }
     }
-    let quotas = db::Quotas {
-        bots: contest.config.max_bots,
-        bots_per_author: contest.config.max_bots_per_author,
-        versions_per_hour: contest.config.max_versions_per_author_per_hour,
-    };
     let added = db::add_version(
         conn,
         author,
@@ -190,22 +195,26 @@ pub fn submit(
             std::fs::rename(&path, &dest).map_err(io(&dest))
         },
     )?;
-    match added {
-        Ok(v) => Ok(v),
-        Err(AddRefused::NotYours(owner)) => Err(SubmitError::NotYours {
-            bot: upload.name.to_string(),
+    added.map_err(|refused| refusal(upload.name, refused))
+}
+
+/// The upload error of a version the database refused.
+fn refusal(bot: &str, refused: AddRefused) -> SubmitError {
+    match refused {
+        AddRefused::NotYours(owner) => SubmitError::NotYours {
+            bot: bot.to_string(),
             owner,
-        }),
-        Err(AddRefused::Same(n)) => Err(SubmitError::Same(n)),
-        Err(AddRefused::Full(n)) => Err(SubmitError::Full(n)),
-        Err(AddRefused::AuthorFull(n)) => Err(SubmitError::AuthorFull(n)),
-        Err(AddRefused::TooOften(n)) => Err(SubmitError::TooOften(n)),
-        Err(AddRefused::Duplicate(bot)) => Err(SubmitError::Duplicate(bot)),
-        Err(AddRefused::Removed(state, reason)) => Err(SubmitError::Removed {
-            bot: upload.name.to_string(),
+        },
+        AddRefused::Same(n) => SubmitError::Same(n),
+        AddRefused::Full(n) => SubmitError::Full(n),
+        AddRefused::AuthorFull(n) => SubmitError::AuthorFull(n),
+        AddRefused::TooOften(n) => SubmitError::TooOften(n),
+        AddRefused::Duplicate(bot) => SubmitError::Duplicate(bot),
+        AddRefused::Removed(state, reason) => SubmitError::Removed {
+            bot: bot.to_string(),
             state: format!("{state:?}").to_lowercase(),
             reason,
-        }),
+        },
     }
 }
 
