@@ -313,7 +313,12 @@ fn a_fresh_run_refuses_to_overwrite_an_unfinished_one_and_resume_checks_the_opti
     let other = Run::coup("100");
     let wrong = other.command(&out, &["--resume"]).output().unwrap();
     assert!(!wrong.status.success());
-    assert!(text(&wrong).contains("other options"), "{}", text(&wrong));
+    // It names what differs, with both values.
+    assert!(
+        text(&wrong).contains("other options") && text(&wrong).contains("rounds was 200, now 100"),
+        "{}",
+        text(&wrong)
+    );
     let sharded = run
         .command(&out, &["--resume", "--shard", "1/2"])
         .output()

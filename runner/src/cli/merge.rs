@@ -4,7 +4,7 @@
 use super::common;
 use anyhow::{bail, Context};
 use clap::Args;
-use koth::games::run::differing_keys;
+use koth::games::run::{differences, DIFFERENCES_SHOWN};
 use koth::games::{self, Finished, Game, GameVisitor};
 use koth::tournament::archive::MANIFEST;
 use koth::tournament::journal::{self, JOURNAL};
@@ -58,14 +58,14 @@ pub(crate) fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let manifest = read_manifest(first)?;
     for dir in &args.shards[1..] {
         let other = read_manifest(dir)?;
-        let differ = differing_keys(&manifest, &other);
+        let differ = differences(&manifest, &other, DIFFERENCES_SHOWN);
         if !differ.is_empty() {
             bail!(
-                "{} and {} come from different runs (their manifests differ in {}): shards \
+                "{} and {} come from different runs (in the second, {}): shards \
                  must be played with the same bots, options, engine and koth version",
                 first.display(),
                 dir.display(),
-                differ.join(", ")
+                differ.join("; ")
             );
         }
     }

@@ -180,11 +180,12 @@ impl GameVisitor for Replay<'_> {
             bail!(
                 "this koth's engine settings differ from the run's ({}); give the same \
                  --no-pooling choice as the run",
-                koth::games::run::differing_keys(
+                koth::games::run::differences(
                     manifest_json.get("engine").unwrap_or(&Value::Null),
-                    &engine
+                    &engine,
+                    koth::games::run::DIFFERENCES_SHOWN
                 )
-                .join(", ")
+                .join("; ")
             );
         }
         let bots = load_bots(sandbox, &args.bots, &manifest)?;

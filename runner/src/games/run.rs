@@ -36,13 +36,13 @@ pub enum FolderError {
     },
     /// The run in the folder was started with another manifest.
     #[error(
-        "{out} was started with other {keys}; give the same bots and options to resume, or run \
-         without --resume into another folder"
+        "{out} was started with other options or bots: {keys}; give the same bots and options \
+         to resume, or run without --resume into another folder"
     )]
     OtherRun {
         /// The archive folder.
         out: PathBuf,
-        /// The manifest's top-level fields that differ, comma-separated.
+        /// What differs, each as `path was A, now B`, separated by `; `.
         keys: String,
     },
     /// The journal was started for another share of the run.
@@ -253,11 +253,11 @@ pub fn same_run<O: Serialize>(out: &Path, manifest: &Manifest<O>) -> Result<(), 
     }
     Err(FolderError::OtherRun {
         out: out.to_path_buf(),
-        keys: keys.join(", "),
+        keys: keys.join("; "),
     })
 }
 
-/// The top-level fields of the manifest in `out` that differ from `manifest`'s.
+/// What in the manifest in `out` differs from `manifest` ([`differences`]).
 fn other_keys<O: Serialize>(
     out: &Path,
     manifest: &Manifest<O>,
@@ -270,19 +270,143 @@ fn other_keys<O: Serialize>(
     let text = std::fs::read(&path).map_err(|e| why(&e))?;
     let started: serde_json::Value = serde_json::from_slice(&text).map_err(|e| why(&e))?;
     let now = serde_json::to_value(manifest).map_err(|e| why(&e))?;
-    Ok(differing_keys(&started, &now))
+    Ok(differences(&started, &now, DIFFERENCES_SHOWN))
 }
 
-/// The top-level keys whose values differ between two JSON objects.
-pub fn differing_keys(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
-    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
-        return vec!["contents".into()];
+/// How many differences a message names before it says how many more there are.
+pub const DIFFERENCES_SHOWN: usize = 8;
+
+/// Every value that differs between two JSON documents, as `path was A, now B` (`rounds was
+/// 200, now 100`, `bots[taxman].sha256 was "3f2a…", now "9c01…"`), in document order: an
+/// array's entries are named by their `name` field where they have one; a long value is cut.
+/// At most `limit` are listed, then how many more.
+pub fn differences(a: &serde_json::Value, b: &serde_json::Value, limit: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    diff_into(&mut out, "", a, b);
+    if out.len() > limit {
+        let more = out.len() - limit;
+        out.truncate(limit);
+        out.push(format!("and {more} more"));
+    }
+    out
+}
+
+fn diff_into(out: &mut Vec<String>, path: &str, a: &serde_json::Value, b: &serde_json::Value) {
+    use serde_json::Value;
+    if a == b {
+        return;
+    }
+    let join = |key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
     };
-    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
-    keys.sort();
-    keys.dedup();
-    keys.into_iter()
-        .filter(|k| a.get(*k) != b.get(*k))
-        .cloned()
-        .collect()
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                let (va, vb) = (
+                    x.get(k).unwrap_or(&Value::Null),
+                    y.get(k).unwrap_or(&Value::Null),
+                );
+                diff_into(out, &join(k), va, vb);
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (va, vb)) in x.iter().zip(y).enumerate() {
+                let label = va
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .filter(|n| vb.get("name").and_then(Value::as_str) == Some(*n))
+                    .map_or_else(|| i.to_string(), str::to_string);
+                diff_into(out, &format!("{path}[{label}]"), va, vb);
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            let names = |v: &[Value]| -> String {
+                let n: Vec<String> = v
+                    .iter()
+                    .map(|e| short(e.get("name").unwrap_or(e)))
+                    .collect();
+                n.join(", ")
+            };
+            out.push(format!(
+                "{} was {} entries ({}), now {} ({})",
+                if path.is_empty() {
+                    "the manifest"
+                } else {
+                    path
+                },
+                x.len(),
+                names(x),
+                y.len(),
+                names(y)
+            ));
+        }
+        _ => out.push(format!(
+            "{} was {}, now {}",
+            if path.is_empty() {
+                "the manifest"
+            } else {
+                path
+            },
+            short(a),
+            short(b)
+        )),
+    }
+}
+
+/// A JSON value for a message: cut past 24 characters.
+fn short(v: &serde_json::Value) -> String {
+    let text = match v {
+        serde_json::Value::Null => "absent".to_string(),
+        other => other.to_string(),
+    };
+    if text.chars().count() > 24 {
+        let cut: String = text.chars().take(12).collect();
+        format!("{cut}…")
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn differences_name_each_value_with_both_sides() {
+        let a = json!({"options": {"rounds": 200, "seed": 1},
+                       "bots": [{"name": "tax", "sha256": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}, {"name": "law", "sha256": "b"}]});
+        let b = json!({"options": {"rounds": 100, "seed": 1},
+                       "bots": [{"name": "tax", "sha256": "cccccccccccccccccccccccccccccccc"}, {"name": "law", "sha256": "b"}]});
+        assert_eq!(
+            differences(&a, &b, 8),
+            [
+                "bots[tax].sha256 was \"aaaaaaaaaaa…, now \"ccccccccccc…",
+                "options.rounds was 200, now 100"
+            ]
+        );
+        let c = json!({"bots": [{"name": "tax"}], "new": true});
+        assert_eq!(
+            differences(&json!({"bots": [{"name": "tax"}, {"name": "law"}]}), &c, 8),
+            [
+                "bots was 2 entries (\"tax\", \"law\"), now 1 (\"tax\")",
+                "new was absent, now true"
+            ]
+        );
+        assert!(differences(&a, &a, 8).is_empty());
+        let many_a =
+            serde_json::Value::Object((0..20).map(|i| (i.to_string(), json!(i))).collect());
+        let many_b =
+            serde_json::Value::Object((0..20).map(|i| (i.to_string(), json!(i + 1))).collect());
+        let d = differences(&many_a, &many_b, 3);
+        assert_eq!(d.len(), 4);
+        assert_eq!(d[3], "and 17 more");
+    }
 }
