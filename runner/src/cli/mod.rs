@@ -89,6 +89,10 @@ pub(crate) struct EngineArgs {
     /// with `koth setup python`].
     #[arg(long, value_name = "FILE")]
     python: Option<PathBuf>,
+    /// Seconds one module or component may take to compile before the bot is refused
+    /// (an unoptimised koth compiles many times slower than a release build).
+    #[arg(long, value_name = "SECS", default_value_t = LoadLimits::default().compile_ms / 1000)]
+    compile_timeout: u64,
 }
 
 impl EngineArgs {
@@ -118,8 +122,12 @@ impl EngineArgs {
             max_memory_bytes: memory_bytes.max(EngineOptions::default().max_memory_bytes),
             ..EngineOptions::default()
         };
+        if self.compile_timeout == 0 {
+            anyhow::bail!("--compile-timeout must be at least 1 second");
+        }
         let load = LoadLimits {
             memory_bytes,
+            compile_ms: self.compile_timeout.saturating_mul(1000),
             ..LoadLimits::default()
         };
         let mut sandbox = Sandbox::new(SandboxOptions {

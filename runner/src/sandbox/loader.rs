@@ -52,7 +52,11 @@ pub enum LoadError {
     #[error("{0}")]
     TooComplex(String),
     /// Compiling took longer than allowed.
-    #[error("compiling took longer than {0} ms (a compile bomb?)")]
+    #[error(
+        "compiling took longer than {0} ms, and was stopped: if this is a real bot, raise \
+         --compile-timeout, or use a release build of koth (an unoptimised one compiles many \
+         times slower); a module built to be slow to compile is refused here"
+    )]
     CompileTimeout(u64),
     /// wasmtime refused the module.
     #[error("cannot compile: {0}")]

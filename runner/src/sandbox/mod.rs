@@ -87,6 +87,12 @@ pub struct Sandbox {
     components: component::ComponentHost,
     /// The same cache folder, keyed by the component engine's settings.
     component_cache: Option<CodeCache>,
+    /// Modules and components whose compile failed or ran out of time, by SHA-256: loaded
+    /// again (the same bot in several places, a re-check), they fail at once with the same
+    /// error instead of costing another compile.
+    failed_compiles: std::sync::Mutex<std::collections::HashMap<[u8; 32], LoadError>>,
+    /// Compiles started (or code-cache reads), for the tests of the above.
+    compile_attempts: std::sync::atomic::AtomicUsize,
 }
 
 /// A loaded bot: compiled once, instantiated fresh for every invocation. Cloning it is
@@ -235,7 +241,40 @@ impl Sandbox {
             python: OnceLock::new(),
             components,
             component_cache,
+            failed_compiles: Default::default(),
+            compile_attempts: Default::default(),
         })
+    }
+
+    /// How many modules and components this sandbox compiled or read from the code cache
+    /// (a load refused from [`Sandbox::failed_compiles`]'s memory is not counted).
+    pub fn compile_attempts(&self) -> usize {
+        self.compile_attempts
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// How many distinct modules and components failed to compile on this sandbox (each is
+    /// refused at once if loaded again).
+    pub fn failed_compiles(&self) -> usize {
+        self.failed_compiles.lock().map_or(0, |f| f.len())
+    }
+
+    /// The error of an earlier failed compile of these bytes, if there was one.
+    fn failed_before(&self, sha256: &[u8; 32]) -> Option<LoadError> {
+        self.failed_compiles
+            .lock()
+            .ok()
+            .and_then(|f| f.get(sha256).cloned())
+    }
+
+    /// Remember a failed compile (a compile error or a timeout; not the checks before it,
+    /// which are cheap).
+    fn remember_failure(&self, sha256: [u8; 32], e: &LoadError) {
+        if matches!(e, LoadError::Compile(_) | LoadError::CompileTimeout(_)) {
+            if let Ok(mut f) = self.failed_compiles.lock() {
+                f.insert(sha256, e.clone());
+            }
+        }
     }
 
     /// Run `.py` bots with the CPython interpreter at `path` instead of the default
@@ -367,6 +406,11 @@ impl Sandbox {
         if wasmparser::Parser::is_component(bytes) {
             component::prescan(bytes, &self.load).map_err(fail)?;
             let sha256: [u8; 32] = Sha256::digest(bytes).into();
+            if let Some(e) = self.failed_before(&sha256) {
+                return Err(fail(e));
+            }
+            self.compile_attempts
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let code = component::load(
                 &self.components,
                 bytes,
@@ -374,7 +418,10 @@ impl Sandbox {
                 self.component_cache.as_ref(),
                 &self.load,
             )
-            .map_err(fail)?;
+            .map_err(|e| {
+                self.remember_failure(sha256, &e);
+                fail(e)
+            })?;
             return Ok(Bot {
                 name: name.to_string(),
                 sha256,
@@ -383,6 +430,11 @@ impl Sandbox {
         }
         loader::prescan(bytes, &self.load).map_err(fail)?;
         let sha256: [u8; 32] = Sha256::digest(bytes).into();
+        if let Some(e) = self.failed_before(&sha256) {
+            return Err(fail(e));
+        }
+        self.compile_attempts
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let module = loader::compile(
             &self.engine,
             bytes,
@@ -390,7 +442,10 @@ impl Sandbox {
             self.cache.as_ref(),
             &self.load,
         )
-        .map_err(fail)?;
+        .map_err(|e| {
+            self.remember_failure(sha256, &e);
+            fail(e)
+        })?;
         let pre = self
             .linker
             .instantiate_pre(&module)

@@ -328,9 +328,16 @@ fn a_compile_bomb_is_refused_after_the_time_bound() {
     let bytes = wat::parse_str(&text).unwrap();
     let guard = heavy();
     for _ in 0..2 {
-        let e = rejected(&sb, "bomb", &bytes, &["compiling took longer than 1 ms"]);
+        let e = rejected(
+            &sb,
+            "bomb",
+            &bytes,
+            &["compiling took longer than 1 ms", "--compile-timeout"],
+        );
         assert_eq!(e.error, LoadError::CompileTimeout(1));
     }
+    // The second load was refused from memory, not compiled again.
+    assert_eq!((sb.failed_compiles(), sb.compile_attempts()), (1, 1));
     drop(guard);
     // This sandbox refuses anything that takes a millisecond to compile, the well-behaved bot
     // included, so the check of the host runs on a sandbox with the default bound.
