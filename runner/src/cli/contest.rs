@@ -133,6 +133,12 @@ enum ContestCommand {
         #[arg(long)]
         reason: String,
     },
+    /// Forget the files remembered as having failed their checks (each is refused at once
+    /// when sent again): after raising a check limit or changing the validation opponent.
+    ClearRefusals {
+        /// The contest folder.
+        dir: PathBuf,
+    },
     /// Print the host's log: every revocation, new token, retirement and disqualification,
     /// with its time.
     Log {
@@ -261,6 +267,10 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
                 &reason,
             )?;
             println!("The bot `{bot}` is disqualified ({reason}): the next run leaves it out.");
+        }
+        ContestCommand::ClearRefusals { dir } => {
+            let n = db::clear_refused(&mut Contest::open(&dir)?.db()?)?;
+            println!("{n} refused file(s) forgotten: each is checked again if sent again.");
         }
         ContestCommand::Log { dir } => {
             for e in db::host_log(&Contest::open(&dir)?.db()?)? {

@@ -9,7 +9,7 @@
 //! load of an accepted version reads it from there.
 
 use super::{run, Contest};
-use crate::sandbox::Sandbox;
+use crate::sandbox::{LoadError, Sandbox};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -40,9 +40,16 @@ pub fn run_checks(
         .parent()
         .map(|d| d.display().to_string())
         .unwrap_or_default();
-    let bot = sandbox
-        .load_file(path, Some(name))
-        .map_err(|e| CheckError::Refused(format!("{}", e.error).replace(&dir, "")))?;
+    let bot = sandbox.load_file(path, Some(name)).map_err(|e| {
+        let why = format!("{}", e.error).replace(&dir, "");
+        if host_fault(&e.error) {
+            // The host's fault (a file it cannot read, an interpreter missing or broken): not
+            // the upload's, so not remembered against it.
+            CheckError::Internal(why)
+        } else {
+            CheckError::Refused(why)
+        }
+    })?;
     let game = contest.config.game.name();
     crate::worlds::check_game(&bot, game)
         .map_err(|why| CheckError::Refused(format!("this bot {why}")))?;
@@ -65,7 +72,22 @@ pub fn run_checks(
             e.error
         ))
     })?;
-    run::validation_match(contest, Arc::new(bot), Arc::new(opponent)).map_err(CheckError::Refused)
+    run::validation_match(contest, Arc::new(bot), Arc::new(opponent)).map_err(|v| match v {
+        run::Validation::Forfeited(why) => CheckError::Refused(why),
+        // A match the host could not complete says nothing against the upload.
+        run::Validation::Void(why) => CheckError::Internal(why),
+    })
+}
+
+/// Whether a load error is the host's rather than the upload's: the file the server wrote
+/// cannot be read, or the Python interpreter is missing, not the pinned one, or cannot be
+/// snapshot (a script that does not compile is the script's).
+fn host_fault(e: &LoadError) -> bool {
+    match e {
+        LoadError::Io(_) => true,
+        LoadError::Python(why) => why.contains("CPython interpreter"),
+        _ => false,
+    }
 }
 
 /// What the child process prints on its stdout: one JSON line.
@@ -102,7 +124,12 @@ impl Checker {
 
 fn child_check(exe: &Path, contest: &Contest, path: &Path, name: &str) -> Result<(), CheckError> {
     let limit = Duration::from_secs(contest.config.check_seconds);
-    let mut child = Command::new(exe)
+    let mut command = Command::new(exe);
+    // Its own process group: a Ctrl-C in the server's terminal (or a stop that signals the
+    // whole group) must not kill the checks the server is finishing while it drains.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command
         .args(["contest", "check-upload"])
         .arg(contest.root())
         .arg(path)
@@ -150,7 +177,11 @@ fn child_check(exe: &Path, contest: &Contest, path: &Path, name: &str) -> Result
                 )));
             }
             Ok(None) => std::thread::sleep(POLL),
-            Err(e) => return Err(CheckError::Internal(format!("the check: {e}"))),
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(CheckError::Internal(format!("the check: {e}")));
+            }
         }
     };
     let out = out.and_then(|t| t.join().ok()).unwrap_or_default();
@@ -198,14 +229,22 @@ fn read_all(r: impl Read, limit: u64) -> Vec<u8> {
 pub fn limit_self(check_seconds: u64) {
     #[cfg(target_os = "linux")]
     {
+        // CPU time counts every thread, and wasmtime compiles on all cores.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+        let budget = check_seconds.saturating_mul(cores).saturating_add(10);
         let cpu = libc::rlimit {
-            rlim_cur: check_seconds.saturating_add(10),
-            rlim_max: check_seconds.saturating_add(15),
+            rlim_cur: budget,
+            rlim_max: budget.saturating_add(5),
         };
         // SAFETY: plain system calls on this process with valid arguments.
-        unsafe {
+        let orphaned = unsafe {
             libc::setrlimit(libc::RLIMIT_CPU, &cpu);
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            // The server died before the request above took effect: adopted by init.
+            libc::getppid() == 1
+        };
+        if orphaned {
+            std::process::exit(1);
         }
     }
     #[cfg(not(target_os = "linux"))]

@@ -162,9 +162,10 @@ impl ContestConfig {
         if self.max_versions_per_author_per_hour == 0 {
             return Err("max_versions_per_author_per_hour must be at least 1".into());
         }
-        if self.check_seconds == 0 || self.check_seconds > 3600 {
+        // An upload (its body and its check) must fit the server's 10-minute upload timeout.
+        if self.check_seconds == 0 || self.check_seconds > 540 {
             return Err(format!(
-                "check_seconds {} is out of range (1..=3600)",
+                "check_seconds {} is out of range (1..=540)",
                 self.check_seconds
             ));
         }

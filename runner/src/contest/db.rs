@@ -86,8 +86,10 @@ CREATE TABLE refused (
     koth TEXT NOT NULL,
     reason TEXT NOT NULL,
     time INTEGER NOT NULL,
+    author INTEGER,
     PRIMARY KEY (sha256, koth)
 );
+CREATE INDEX refused_author_time ON refused (author, time);
 ALTER TABLE runs ADD COLUMN pruned INTEGER;
 ";
 
@@ -146,13 +148,35 @@ pub fn refused_before(
         .optional()?)
 }
 
-/// Remember that the file with this SHA-256 failed its checks, and why.
-pub fn remember_refused(conn: &Connection, sha256: &str, reason: &str) -> Result<(), ContestError> {
+/// Remember that the file with this SHA-256, sent by `author`, failed its checks, and why.
+/// It counts toward the author's uploads of the hour, as a checked version does.
+pub fn remember_refused(
+    conn: &Connection,
+    sha256: &str,
+    author: i64,
+    reason: &str,
+) -> Result<(), ContestError> {
     conn.execute(
-        "INSERT OR REPLACE INTO refused (sha256, koth, reason, time) VALUES (?1, ?2, ?3, ?4)",
-        params![sha256, CHECKER, reason, now()],
+        "INSERT OR REPLACE INTO refused (sha256, koth, reason, time, author) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![sha256, CHECKER, reason, now(), author],
     )?;
     Ok(())
+}
+
+/// Forget every remembered refusal (`koth contest clear-refusals`: after the host changed
+/// the validation opponent, say); logged. Returns how many there were.
+pub fn clear_refused(conn: &mut Connection) -> Result<usize, ContestError> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let n = tx.execute("DELETE FROM refused", [])?;
+    log(
+        &tx,
+        "clear-refusals",
+        "",
+        &format!("{n} refused files forgotten"),
+    )?;
+    tx.commit()?;
+    Ok(n)
 }
 
 /// Mark run `id`'s archive removed (its leaderboard and receipt kept).
@@ -538,9 +562,11 @@ pub fn add_version(
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
         )
         .optional()?;
+    // Every upload that cost a check counts: the versions taken and the files refused.
     let recent: i64 = tx.query_row(
-        "SELECT COUNT(*) FROM versions v JOIN bots b ON b.name = v.bot \
-         WHERE b.author = ?1 AND v.created > ?2",
+        "SELECT (SELECT COUNT(*) FROM versions v JOIN bots b ON b.name = v.bot \
+                 WHERE b.author = ?1 AND v.created > ?2) \
+              + (SELECT COUNT(*) FROM refused WHERE author = ?1 AND time > ?2)",
         params![author, now() - 3600],
         |r| r.get(0),
     )?;
@@ -1070,7 +1096,13 @@ mod tests {
             Ok(Ok(()))
         ));
         assert_eq!(bot_count(&conn).expect("count"), 2);
-        // Four versions an hour: ann has uploaded three.
+        // Four checked uploads an hour: ann has three versions, and one refused file counts.
+        remember_refused(&conn, "bad", 1, "it does not compile").expect("refused");
+        assert!(matches!(
+            add(&mut conn, 1, "two", "s6"),
+            Err(AddRefused::TooOften(4))
+        ));
+        conn.execute("DELETE FROM refused", []).expect("forget");
         add(&mut conn, 1, "two", "s6").expect("fourth version");
         assert!(matches!(
             add(&mut conn, 1, "two", "s7"),

@@ -50,6 +50,9 @@ pub struct Pruned {
 /// Remove older runs' match logs, oldest first, until the contest is within its quota; the
 /// newest finished run (the leaderboard's) and any run not finished are never touched.
 pub fn prune(contest: &Contest, conn: &rusqlite::Connection) -> Result<Pruned, ContestError> {
+    // The run worker and the uploads prune: one at a time, so no run is stripped twice.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let limit = quota(contest);
     let mut out = Pruned {
         size: usage(contest.root()),
@@ -88,12 +91,16 @@ fn strip(dir: &Path) -> Result<u64, ContestError> {
             continue;
         }
         let path = e.path();
+        let gone = |r: std::io::Result<()>| match r {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io(&path)(e)),
+            _ => Ok(()),
+        };
         if e.file_type().map_err(io(&path))?.is_dir() {
             freed += usage(&path);
-            std::fs::remove_dir_all(&path).map_err(io(&path))?;
+            gone(std::fs::remove_dir_all(&path))?;
         } else {
             freed += e.metadata().map_or(0, |m| m.len());
-            std::fs::remove_file(&path).map_err(io(&path))?;
+            gone(std::fs::remove_file(&path))?;
         }
     }
     Ok(freed)

@@ -210,14 +210,22 @@ pub fn record(
     )
 }
 
+/// Why a validation match was not passed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Validation {
+    /// The candidate forfeited a game: the upload's fault.
+    Forfeited(String),
+    /// A match could not be completed (a host fault): nobody's verdict.
+    Void(String),
+}
+
 /// Play a new version's validation match: one round of the contest's game, with its limits,
-/// against `opponent`. Ok, or why `candidate` failed it (a forfeit of its own, or a match
-/// that could not be completed).
+/// against `opponent`. Ok, or why `candidate` did not pass it.
 pub fn validation_match(
     contest: &Contest,
     candidate: Arc<Bot>,
     opponent: Arc<Bot>,
-) -> Result<(), String> {
+) -> Result<(), Validation> {
     match &contest.config.game {
         GameConfig::Coup { .. } => {
             let opts = CoupOptions {
@@ -236,26 +244,26 @@ fn judge<G: Game>(
     opts: &G::Options,
     candidate: Arc<Bot>,
     opponent: Arc<Bot>,
-) -> Result<(), String> {
+) -> Result<(), Validation> {
     let against = opponent.name().to_string();
     let players: Vec<Arc<dyn Player>> = vec![candidate, opponent];
     let run = game.play_whole(&players, opts, 1, &|_, _| {});
     for m in run.summaries() {
         if let Some(why) = &m.void {
-            return Err(format!(
+            return Err(Validation::Void(format!(
                 "its validation match against `{against}` ({}) could not be completed: {why}",
                 m.label
-            ));
+            )));
         }
         let own = m
             .forfeits
             .iter()
             .find(|(seat, _, _)| m.participants.get(*seat) == Some(&0));
         if let Some((_, kind, _)) = own {
-            return Err(format!(
+            return Err(Validation::Forfeited(format!(
                 "it forfeited its validation match against `{against}` ({}): {kind}",
                 m.label
-            ));
+            )));
         }
     }
     Ok(())

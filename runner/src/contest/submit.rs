@@ -48,7 +48,7 @@ pub enum SubmitError {
     #[error("an author may have at most {0} bots in this contest; ask the host to retire one")]
     AuthorFull(usize),
     /// The author uploads too often.
-    #[error("an author may upload at most {0} versions an hour in this contest; try again later")]
+    #[error("an author may send at most {0} uploads an hour to be checked in this contest (accepted or refused); try again later")]
     TooOften(usize),
     /// The same file is another of the author's bots.
     #[error("this file is already your bot `{0}`: one program enters once")]
@@ -172,7 +172,7 @@ pub fn submit(
     match checker.check(contest, &path, upload.name) {
         Ok(()) => {}
         Err(CheckError::Refused(why)) => {
-            db::remember_refused(conn, &sha, &why)?;
+            db::remember_refused(conn, &sha, author, &why)?;
             return Err(SubmitError::Invalid(why));
         }
         Err(CheckError::Internal(why)) => {

@@ -309,11 +309,16 @@ fn diff_into(out: &mut Vec<String>, path: &str, a: &serde_json::Value, b: &serde
             keys.sort();
             keys.dedup();
             for k in keys {
-                let (va, vb) = (
-                    x.get(k).unwrap_or(&Value::Null),
-                    y.get(k).unwrap_or(&Value::Null),
-                );
-                diff_into(out, &join(k), va, vb);
+                match (x.get(k), y.get(k)) {
+                    (Some(va), Some(vb)) => diff_into(out, &join(k), va, vb),
+                    // A field on one side only differs even from an explicit null.
+                    (va, vb) => out.push(format!(
+                        "{} was {}, now {}",
+                        join(k),
+                        va.map_or("absent".into(), short),
+                        vb.map_or("absent".into(), short)
+                    )),
+                }
             }
         }
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
@@ -362,10 +367,7 @@ fn diff_into(out: &mut Vec<String>, path: &str, a: &serde_json::Value, b: &serde
 
 /// A JSON value for a message: cut past 24 characters.
 fn short(v: &serde_json::Value) -> String {
-    let text = match v {
-        serde_json::Value::Null => "absent".to_string(),
-        other => other.to_string(),
-    };
+    let text = v.to_string();
     if text.chars().count() > 24 {
         let cut: String = text.chars().take(12).collect();
         format!("{cut}…")

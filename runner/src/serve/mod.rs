@@ -137,7 +137,7 @@ pub fn serve(
         .enable_all()
         .build()
         .map_err(crate::contest::io(contest.root()))?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let listener = bind(listen)
             .map_err(|e| ContestError::Refused(format!("cannot listen on {listen}: {e}")))?;
         let addr = listener
@@ -160,7 +160,12 @@ pub fn serve(
             );
         }
         Ok(())
-    })
+    });
+    // A check cut at the drain's deadline still runs on a blocking thread: the runtime is not
+    // waited for (dropping it would wait for that thread). The check's child process dies
+    // with this one (it asked the kernel to).
+    runtime.shutdown_background();
+    served
 }
 
 /// Make the Python interpreter's snapshot now, on a thread of its own, if the contest takes

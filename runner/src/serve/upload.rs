@@ -194,8 +194,9 @@ async fn receive(
         token = Some(text(&mut first, "token").await?);
     }
     let token = token.unwrap_or_default();
-    // Held until the upload is stored or refused.
-    let (_, _slot) = admit(&st, &token)?;
+    // Held until the upload is stored or refused: moved into the check below, so that a
+    // client that hangs up (or the handler's timeout) cannot free it while its check runs.
+    let (_, slot) = admit(&st, &token)?;
     let (mut name, mut file) = (None, None);
     let limit = st.contest.config.max_upload_bytes as usize;
     while let Some(mut field) = next(&mut mp).await? {
@@ -236,12 +237,14 @@ async fn receive(
         let _ = ready.wait_for(|r| *r).await;
     }
     // Its turn among the checks (the uploads in progress are capped, so the wait is too).
-    let _turn = Arc::clone(&st.checks)
+    let turn = Arc::clone(&st.checks)
         .acquire_owned()
         .await
         .map_err(|_| Refusal::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"))?;
     let st2 = Arc::clone(&st);
     let result = tokio::task::spawn_blocking(move || -> Result<Version, SubmitError> {
+        // The check's turn and the upload's slot end with the check, not with the request.
+        let (_turn, _slot) = (turn, slot);
         let mut conn = st2.contest.db()?;
         submit::submit(
             &st2.contest,
