@@ -215,3 +215,76 @@ fn a_check_past_its_memory_cap_is_stopped() {
     assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
     assert_eq!(checks_running(&dir), 0);
 }
+
+/// Bytes of the files under `dir`.
+fn size_of(dir: &std::path::Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| match e.file_type() {
+                    Ok(t) if t.is_dir() => size_of(&e.path()),
+                    Ok(_) => e.metadata().map_or(0, |m| m.len()),
+                    Err(_) => 0,
+                })
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn past_the_disk_quota_an_older_runs_logs_go_and_its_replays_answer_410() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = contest(tmp.path(), &["--rounds", "100"]);
+    let alice = author(&dir, "alice");
+    let mut server = Server::start(&dir, &tmp.path().join("stderr1"));
+    for (name, bot) in [("tax", "taxman"), ("law", "lawyer")] {
+        let (code, body) = server.upload(name, Some(alice.as_str()), "x.wasm", &seed_bot(bot));
+        assert_eq!(code, 201, "{body}");
+    }
+    server.settle(1);
+    assert!(server.terminate(Duration::from_secs(30)).is_some());
+    // A quota just above what the contest holds now: the next run (three bots, three times
+    // the matches) takes it past, and the first run's logs must go.
+    let quota_mib = size_of(&dir) / (1 << 20) + 2;
+    let config = dir.join("contest.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    json["max_disk_mib"] = quota_mib.into();
+    std::fs::write(&config, json.to_string()).unwrap();
+    let server = Server::start(&dir, &tmp.path().join("stderr2"));
+    let (code, body) = server.upload(
+        "calc",
+        Some(alice.as_str()),
+        "c.wasm",
+        &seed_bot("calculator"),
+    );
+    assert_eq!(code, 201, "{body}");
+    server.settle(2);
+    assert!(
+        size_of(&dir) > quota_mib << 20,
+        "the test's premise: the second run took the contest past its quota"
+    );
+    let runs = server.json("/api/runs");
+    let (newest, oldest) = (
+        runs[0]["id"].as_i64().unwrap(),
+        runs[1]["id"].as_i64().unwrap(),
+    );
+    assert!(runs[1]["pruned"].is_i64(), "{runs}");
+    assert!(
+        runs[0]["pruned"].is_null(),
+        "the leaderboard's run is kept: {runs}"
+    );
+    assert!(!dir.join(format!("runs/{oldest}/matches.zip")).exists());
+    assert!(dir.join(format!("runs/{oldest}/results.json")).is_file());
+    let (code, body) = server.get(&format!("/runs/{oldest}/matches/0"));
+    assert_eq!(code, 410, "{body}");
+    assert!(body.contains("disk quota"), "{body}");
+    let (code, body) = server.get(&format!("/runs/{oldest}"));
+    assert_eq!(code, 200);
+    assert!(body.contains("match logs were removed"), "{body}");
+    let (code, _) = server.get(&format!("/runs/{newest}/matches/0"));
+    assert_eq!(code, 200);
+    let log = std::fs::read_to_string(tmp.path().join("stderr2")).unwrap();
+    assert!(log.contains("older run(s)"), "{log}");
+}
