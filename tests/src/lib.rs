@@ -91,54 +91,94 @@ pub fn coup_bots() -> Vec<&'static str> {
 pub fn koth_bin() -> PathBuf {
     static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BIN.get_or_init(|| {
-        // The test runs from <target>/<profile>/deps/.
-        let exe = std::env::current_exe().expect("the test's own path");
-        let profile_dir = exe
-            .parent()
-            .and_then(|deps| deps.parent())
-            .expect("the test runs from <target>/<profile>/deps");
-        let target_dir = profile_dir.parent().expect("<target>/<profile>");
-        let mut cargo = std::process::Command::new(env!("CARGO"));
-        // Cargo gives this test process its package's variables (CARGO_PKG_NAME=koth-tests,
-        // CARGO_MANIFEST_DIR, ...). Some build scripts in koth's tree (ring's) re-run when
-        // those change, so an inner build that inherited them rebuilt ring and all above it
-        // (a minute and more), and the next outer build rebuilt them back.
-        for (key, _) in std::env::vars_os() {
-            let key = key.to_string_lossy();
-            let per_crate = [
-                "CARGO_PKG_",
-                "CARGO_MANIFEST_",
-                "CARGO_CRATE_",
-                "CARGO_BIN_",
-                "CARGO_PRIMARY_PACKAGE",
-                "CARGO_TARGET_TMPDIR",
-                "CARGO_RUSTC_CURRENT_DIR",
-                "OUT_DIR",
-            ];
-            if per_crate.iter().any(|p| key.starts_with(p)) {
-                cargo.env_remove(key.as_ref());
-            }
-        }
-        cargo
-            .args([
-                "build",
-                "--quiet",
-                "-p",
-                "koth",
-                "--bin",
-                "koth",
-                "--target-dir",
-            ])
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            cargo.arg("--release");
-        }
-        let status = cargo.status().expect("run cargo to build koth");
-        assert!(status.success(), "building the koth command failed");
+        let (profile_dir, target_dir) = test_dirs();
+        let profile = if profile_dir.file_name().is_some_and(|n| n == "release") {
+            "release"
+        } else {
+            "dev"
+        };
+        build_koth(&target_dir, profile);
         profile_dir.join("koth")
     })
     .clone()
+}
+
+/// The `koth` command as `scripts/demo` builds it (the `demo` profile: unoptimised but for
+/// the code generator), in this test's target folder: `<target>/demo/koth`. Built once per
+/// test process (a few minutes the first time).
+///
+/// # Panics
+///
+/// If the build fails.
+pub fn demo_koth_bin() -> PathBuf {
+    static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BIN.get_or_init(|| {
+        let (_, target_dir) = test_dirs();
+        build_koth(&target_dir, "demo");
+        target_dir.join("demo").join("koth")
+    })
+    .clone()
+}
+
+/// This test's `<target>/<profile>` folder and `<target>`.
+fn test_dirs() -> (PathBuf, PathBuf) {
+    // The test runs from <target>/<profile>/deps/.
+    let exe = std::env::current_exe().expect("the test's own path");
+    let profile_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("the test runs from <target>/<profile>/deps")
+        .to_path_buf();
+    let target_dir = profile_dir
+        .parent()
+        .expect("<target>/<profile>")
+        .to_path_buf();
+    (profile_dir, target_dir)
+}
+
+/// `cargo build -p koth --bin koth --profile PROFILE` into `target_dir`, with the same cargo
+/// as the test.
+fn build_koth(target_dir: &std::path::Path, profile: &str) {
+    let mut cargo = std::process::Command::new(env!("CARGO"));
+    // Cargo gives this test process its package's variables (CARGO_PKG_NAME=koth-tests,
+    // CARGO_MANIFEST_DIR, ...). Some build scripts in koth's tree (ring's) re-run when
+    // those change, so an inner build that inherited them rebuilt ring and all above it
+    // (a minute and more), and the next outer build rebuilt them back.
+    for (key, _) in std::env::vars_os() {
+        let key = key.to_string_lossy();
+        let per_crate = [
+            "CARGO_PKG_",
+            "CARGO_MANIFEST_",
+            "CARGO_CRATE_",
+            "CARGO_BIN_",
+            "CARGO_PRIMARY_PACKAGE",
+            "CARGO_TARGET_TMPDIR",
+            "CARGO_RUSTC_CURRENT_DIR",
+            "OUT_DIR",
+        ];
+        if per_crate.iter().any(|p| key.starts_with(p)) {
+            cargo.env_remove(key.as_ref());
+        }
+    }
+    cargo
+        .args([
+            "build",
+            "--quiet",
+            "-p",
+            "koth",
+            "--bin",
+            "koth",
+            "--profile",
+            profile,
+        ])
+        .arg("--target-dir")
+        .arg(target_dir)
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    let status = cargo.status().expect("run cargo to build koth");
+    assert!(
+        status.success(),
+        "building the koth command ({profile}) failed"
+    );
 }
 
 /// Every file under `root`, by path relative to it, with its bytes, and every entry of each
