@@ -216,22 +216,6 @@ fn a_check_past_its_memory_cap_is_stopped() {
     assert_eq!(checks_running(&dir), 0);
 }
 
-/// Bytes of the files under `dir`.
-fn size_of(dir: &std::path::Path) -> u64 {
-    std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|e| match e.file_type() {
-                    Ok(t) if t.is_dir() => size_of(&e.path()),
-                    Ok(_) => e.metadata().map_or(0, |m| m.len()),
-                    Err(_) => 0,
-                })
-                .sum()
-        })
-        .unwrap_or(0)
-}
-
 #[test]
 fn past_the_disk_quota_an_older_runs_logs_go_and_its_replays_answer_410() {
     let tmp = tempfile::tempdir().unwrap();
@@ -246,7 +230,7 @@ fn past_the_disk_quota_an_older_runs_logs_go_and_its_replays_answer_410() {
     assert!(server.terminate(Duration::from_secs(30)).is_some());
     // A quota just above what the contest holds now: the next run (three bots, three times
     // the matches) takes it past, and the first run's logs must go.
-    let quota_mib = size_of(&dir) / (1 << 20) + 2;
+    let quota_mib = koth::contest::disk::usage(&dir) / (1 << 20) + 2;
     let config = dir.join("contest.json");
     let mut json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
@@ -262,7 +246,7 @@ fn past_the_disk_quota_an_older_runs_logs_go_and_its_replays_answer_410() {
     assert_eq!(code, 201, "{body}");
     server.settle(2);
     assert!(
-        size_of(&dir) > quota_mib << 20,
+        koth::contest::disk::usage(&dir) > quota_mib << 20,
         "the test's premise: the second run took the contest past its quota"
     );
     let runs = server.json("/api/runs");

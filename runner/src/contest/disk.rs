@@ -79,6 +79,20 @@ pub fn prune(contest: &Contest, conn: &rusqlite::Connection) -> Result<Pruned, C
     Ok(out)
 }
 
+/// [`prune`], with what it did (or why it could not) on the server's log: after each run,
+/// and when the server starts.
+pub fn prune_and_report(contest: &Contest, conn: &rusqlite::Connection) {
+    match prune(contest, conn) {
+        Ok(p) if p.runs > 0 => eprintln!(
+            "koth serve: removed the match logs of {} older run(s) ({} KiB) to keep within the disk quota",
+            p.runs,
+            p.freed >> 10
+        ),
+        Ok(_) => {}
+        Err(e) => eprintln!("koth serve: the disk quota: {e}"),
+    }
+}
+
 /// Remove everything in a run's archive folder but [`KEPT`]; returns the bytes freed.
 fn strip(dir: &Path) -> Result<u64, ContestError> {
     let Ok(entries) = std::fs::read_dir(dir) else {

@@ -103,15 +103,7 @@ pub fn play_run(
     live.run.store(0, Ordering::Relaxed);
     live.finished.fetch_add(1, Ordering::Relaxed);
     // A new run's archive may take the contest past its disk quota: older runs give way.
-    match super::disk::prune(contest, conn) {
-        Ok(p) if p.runs > 0 => eprintln!(
-            "koth serve: removed the match logs of {} older run(s) ({} KiB) to keep within the disk quota",
-            p.runs,
-            p.freed >> 10
-        ),
-        Ok(_) => {}
-        Err(e) => eprintln!("koth serve: the disk quota: {e}"),
-    }
+    super::disk::prune_and_report(contest, conn);
     recorded
 }
 

@@ -59,16 +59,34 @@ pub fn csp() -> &'static str {
 }
 
 /// Add the security headers to every response; turn an `/api/` error that is not JSON
-/// into `{"error": reason}`.
+/// into `{"error": reason}`, and a page's error a layer answered in plain text (a 413 of the
+/// body limit, a 408 of the timeout) into an HTML page with the reason.
 pub async fn harden(req: Request, next: Next) -> Response {
     let api = req.uri().path().starts_with("/api/");
     let mut res = next.run(req).await;
     if res.status().is_client_error() || res.status().is_server_error() {
-        res = if api {
-            json_error(res).await
-        } else {
-            html_error(res).await
-        };
+        let kind = res
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok());
+        if api && !kind.is_some_and(|t| t.starts_with("application/json")) {
+            res = reworded(res, |status, reason| {
+                (status, Json(serde_json::json!({ "error": reason }))).into_response()
+            })
+            .await;
+        } else if !api && kind.is_none_or(|t| t.starts_with("text/plain")) {
+            res = reworded(res, |status, reason| {
+                super::html::respond(
+                    status,
+                    status.canonical_reason().unwrap_or("Error"),
+                    &format!(
+                        "<p class=\"err\" id=\"refused\">{}</p>",
+                        super::html::esc(reason)
+                    ),
+                )
+            })
+            .await;
+        }
     }
     let h = res.headers_mut();
     h.insert(
@@ -101,64 +119,20 @@ fn reason_of(status: StatusCode, text: &str) -> String {
     text.to_string()
 }
 
-/// A page's error answered in plain text by a layer (a 413 of the body limit, a 408 of the
-/// timeout) as an HTML page with the reason; the server's own HTML pages are kept.
-async fn html_error(res: Response) -> Response {
-    let is_text = res
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_none_or(|t| t.starts_with("text/plain"));
-    if !is_text {
-        return res;
-    }
+/// `res` with its body read as a reason ([`reason_of`]) and answered again by `render`: its
+/// status and other headers kept, its content type `render`'s.
+async fn reworded(res: Response, render: impl FnOnce(StatusCode, &str) -> Response) -> Response {
     let (mut parts, body) = res.into_parts();
     let status = parts.status;
     let text = axum::body::to_bytes(body, REASON_LIMIT)
         .await
         .map(|b| String::from_utf8_lossy(&b).trim().to_string())
         .unwrap_or_default();
-    let reason = reason_of(status, &text);
-    let fresh = super::html::respond(
-        status,
-        status.canonical_reason().unwrap_or("Error"),
-        &format!(
-            "<p class=\"err\" id=\"refused\">{}</p>",
-            super::html::esc(&reason)
-        ),
-    );
+    let (fresh, body) = render(status, &reason_of(status, &text)).into_parts();
     parts.headers.remove(header::CONTENT_LENGTH);
-    let (fresh_parts, body) = fresh.into_parts();
-    if let Some(t) = fresh_parts.headers.get(header::CONTENT_TYPE) {
+    if let Some(t) = fresh.headers.get(header::CONTENT_TYPE) {
         parts.headers.insert(header::CONTENT_TYPE, t.clone());
     }
-    Response::from_parts(parts, body)
-}
-
-/// `res` as `{"error": reason}` unless it is JSON already; its other headers kept.
-async fn json_error(res: Response) -> Response {
-    let is_json = res
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|t| t.starts_with("application/json"));
-    if is_json {
-        return res;
-    }
-    let (mut parts, body) = res.into_parts();
-    let status = parts.status;
-    let text = axum::body::to_bytes(body, REASON_LIMIT)
-        .await
-        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
-        .unwrap_or_default();
-    let reason = reason_of(status, &text);
-    let fresh = (status, Json(serde_json::json!({ "error": reason }))).into_response();
-    parts.headers.remove(header::CONTENT_LENGTH);
-    parts.headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    let (_, body) = fresh.into_parts();
     Response::from_parts(parts, body)
 }
 

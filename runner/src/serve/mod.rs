@@ -124,15 +124,7 @@ pub fn serve(
         Checker::Child(exe),
         python_ready,
     )?);
-    match crate::contest::disk::prune(&contest, &contest.db()?) {
-        Ok(p) if p.runs > 0 => eprintln!(
-            "koth serve: removed the match logs of {} older run(s) ({} MiB) to keep within the disk quota",
-            p.runs,
-            p.freed >> 20
-        ),
-        Ok(_) => {}
-        Err(e) => eprintln!("koth serve: the disk quota: {e}"),
-    }
+    crate::contest::disk::prune_and_report(&contest, &contest.db()?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
