@@ -4,7 +4,7 @@ use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
 use koth::sandbox::vfs::SnapshotEntry;
-use koth::sandbox::{Invocation, Limits, Vfs, VfsLimits};
+use koth::sandbox::{Invocation, Limits, Report, Vfs, VfsLimits};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -231,6 +231,49 @@ fn save_dir(vfs: &Vfs, dir: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Print how an invocation went: outcome, fuel, stdout, stderr, and the folder it left
+/// (`None`: it had none).
+pub(crate) fn print_report(report: &Report, dir_after: Option<&[SnapshotEntry]>) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "outcome:   {}", report.outcome)?;
+    writeln!(out, "fuel used: {}", report.fuel_used)?;
+    writeln!(out, "stdout ({} bytes):", report.stdout.len())?;
+    out.write_all(&report.stdout)?;
+    if !report.stdout.ends_with(b"\n") && !report.stdout.is_empty() {
+        writeln!(out)?;
+    }
+    writeln!(
+        out,
+        "stderr ({} bytes kept, {} dropped):",
+        report.stderr.len(),
+        report.stderr_dropped
+    )?;
+    out.write_all(&report.stderr)?;
+    if !report.stderr.ends_with(b"\n") && !report.stderr.is_empty() {
+        writeln!(out)?;
+    }
+    if let Some(entries) = dir_after {
+        writeln!(out, "directory after the invocation:")?;
+        print_tree(&mut out, entries)?;
+    }
+    Ok(())
+}
+
+/// A folder's entries, one per line, indented.
+pub(crate) fn print_tree(out: &mut impl Write, entries: &[SnapshotEntry]) -> std::io::Result<()> {
+    if entries.is_empty() {
+        writeln!(out, "  (empty)")?;
+    }
+    for e in entries {
+        match e {
+            SnapshotEntry::Dir(p) => writeln!(out, "  {p}/")?,
+            SnapshotEntry::File(p, d) => writeln!(out, "  {p} ({} bytes)", d.len())?,
+            SnapshotEntry::Symlink(p, t) => writeln!(out, "  {p} -> {t}")?,
+        }
+    }
+    Ok(())
+}
+
 /// Largest `--memory`: a 32-bit linear memory holds at most 4 GiB.
 const MAX_MEMORY_MIB: u64 = 4096;
 
@@ -269,37 +312,10 @@ pub(crate) fn run(args: InvokeArgs) -> anyhow::Result<ExitCode> {
     // Through the bot's world, if it has one: a typed-world component is handed the decision
     // the arguments, stdin and folder describe, as a game would hand it.
     let report = koth::worlds::invoke(&bot, &inv, vfs.as_mut());
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "outcome:   {}", report.outcome)?;
-    writeln!(out, "fuel used: {}", report.fuel_used)?;
-    writeln!(out, "stdout ({} bytes):", report.stdout.len())?;
-    out.write_all(&report.stdout)?;
-    if !report.stdout.ends_with(b"\n") && !report.stdout.is_empty() {
-        writeln!(out)?;
-    }
-    writeln!(
-        out,
-        "stderr ({} bytes kept, {} dropped):",
-        report.stderr.len(),
-        report.stderr_dropped
-    )?;
-    out.write_all(&report.stderr)?;
-    if !report.stderr.ends_with(b"\n") && !report.stderr.is_empty() {
-        writeln!(out)?;
-    }
     if let (Some(d), Some(v)) = (&args.dir, &vfs) {
         save_dir(v, d)?;
     }
-    if let Some(v) = &vfs {
-        writeln!(out, "directory after the invocation:")?;
-        for e in v.snapshot() {
-            match e {
-                SnapshotEntry::Dir(p) => writeln!(out, "  {p}/")?,
-                SnapshotEntry::File(p, d) => writeln!(out, "  {p} ({} bytes)", d.len())?,
-                SnapshotEntry::Symlink(p, t) => writeln!(out, "  {p} -> {t}")?,
-            }
-        }
-    }
+    print_report(&report, vfs.as_ref().map(Vfs::snapshot).as_deref())?;
     Ok(if report.outcome.is_ok() {
         ExitCode::SUCCESS
     } else {

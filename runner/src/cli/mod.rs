@@ -16,6 +16,7 @@ mod merge;
 mod new;
 mod phases;
 mod play;
+mod replay;
 mod report;
 mod serve;
 mod setup;
@@ -55,6 +56,9 @@ enum Command {
     Merge(merge::MergeArgs),
     /// Check an archive: its receipt, then re-play matches from the bots and compare.
     Verify(verify::VerifyArgs),
+    /// Re-run one recorded decision of an archive with exactly the inputs it had, and compare
+    /// it with the record (`--bot FILE`: a new build takes it instead).
+    Replay(replay::ReplayArgs),
     /// Write a run's archive as one self-contained HTML page (leaderboard, heatmap, fuel,
     /// forfeits, a replay viewer, the manifest).
     Report(report::ReportArgs),
@@ -155,6 +159,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Bench(a) => bench::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::Replay(a) => replay::run(a),
         Command::Report(a) => report::run(a),
         Command::New(a) => new::run(a),
         Command::Setup(a) => setup::run(a),

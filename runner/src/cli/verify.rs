@@ -263,7 +263,7 @@ impl GameVisitor for Replay<'_> {
 }
 
 /// Load the manifest's bots from `dir`, each checked against the manifest's hash.
-fn load_bots(
+pub(crate) fn load_bots(
     sandbox: &Sandbox,
     dir: &Path,
     manifest: &Manifest<impl Sized>,

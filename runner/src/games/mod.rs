@@ -8,6 +8,7 @@
 pub mod bank_heist;
 pub mod coup;
 pub mod euchre;
+pub mod replay;
 pub mod run;
 
 use crate::sandbox::{Bot, Invocation, Outcome, Report, Vfs};
@@ -85,6 +86,21 @@ pub trait Game: Sync {
             .unwrap_or_default();
         let digests = crate::tournament::receipt::digests(&records, &Default::default());
         self.finish(names, opts, records, digests)
+    }
+
+    /// Match `index`'s lines of `invocations.jsonl`, as the archive writes them.
+    fn invocation_lines(&self, index: usize, record: &Self::Record) -> Vec<serde_json::Value>;
+
+    /// The field of an `invocations.jsonl` line that holds its match's index.
+    fn match_field(&self) -> &'static str {
+        "match"
+    }
+
+    /// How the game read decision `k` of a match, in the words of its human log, where the
+    /// line in `invocations.jsonl` does not say it (its `decision`, `answer`, `failure` and
+    /// `events` fields do, when it has them).
+    fn decision_reading(&self, _record: &Self::Record, _k: usize) -> Vec<String> {
+        Vec::new()
     }
 
     /// Write the archive of a finished run.

@@ -240,6 +240,13 @@ impl Game for RefereeGame {
     type Record = MatchRecord;
     type Run = RefereeRun;
 
+    fn invocation_lines(&self, index: usize, r: &MatchRecord) -> Vec<serde_json::Value> {
+        r.log
+            .iter()
+            .filter_map(|invocation| serde_json::to_value(LogLine { index, invocation }).ok())
+            .collect()
+    }
+
     fn name(&self) -> &str {
         &self.name
     }

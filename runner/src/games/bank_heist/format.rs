@@ -198,6 +198,17 @@ impl crate::games::Game for BankHeist {
         "tournaments"
     }
 
+    fn invocation_lines(&self, _index: usize, t: &TournamentRecord) -> Vec<serde_json::Value> {
+        t.log
+            .iter()
+            .filter_map(|inv| serde_json::to_value(inv).ok())
+            .collect()
+    }
+
+    fn match_field(&self) -> &'static str {
+        "tournament"
+    }
+
     fn reuse_note(&self, _opts: &BankHeistOptions) -> Option<String> {
         Some(
             "every bot plays in every Bank Heist tournament, so a change to any bot replays \

@@ -120,6 +120,12 @@ pub struct GameRecord {
     pub human_log: Vec<String>,
 }
 
+/// A decision's line in the human log: the bot's name and its arguments, quoted.
+pub fn argv_line(name: &str, argv: &[String]) -> String {
+    let quoted: Vec<String> = argv.iter().map(|a| format!("{a:?}")).collect();
+    format!("{name} {}", quoted.join(" "))
+}
+
 /// What identifies a game and seeds it.
 #[derive(Debug, Clone, Copy)]
 pub struct GameSetup<'a> {
@@ -180,14 +186,7 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 2], dirs: [&mut Vfs; 2]) -
             clock_start_ns: setup.clock_base_ns.saturating_add(n as u64 * 1_000_000_000),
             limits: setup.limits,
         };
-        rec.human_log.push(format!(
-            "{} {}",
-            names[seat],
-            argv.iter()
-                .map(|a| format!("{a:?}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        ));
+        rec.human_log.push(argv_line(&names[seat], &argv));
         let report = players[seat].invoke(&inv, Some(&mut *dir));
         rec.fuel[seat] += report.fuel_used;
         rec.invocations[seat] += 1;

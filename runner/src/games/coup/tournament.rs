@@ -404,6 +404,51 @@ impl crate::games::Game for Coup {
         }
     }
 
+    fn invocation_lines(&self, index: usize, played: &Played) -> Vec<serde_json::Value> {
+        let r = &played.record;
+        r.log
+            .iter()
+            .filter_map(|inv| {
+                serde_json::to_value(LogLine {
+                    game: index,
+                    file: &r.file_name,
+                    invocation: inv,
+                })
+                .ok()
+            })
+            .collect()
+    }
+
+    fn match_field(&self) -> &'static str {
+        "game"
+    }
+
+    /// The human log's lines between the decision's own (its argv) and the next one's.
+    fn decision_reading(&self, played: &Played, k: usize) -> Vec<String> {
+        let r = &played.record;
+        let argv_line = |inv: &super::driver::InvocationRecord| {
+            super::driver::argv_line(&inv.bot, &inv.argv)
+        };
+        // Each decision's argv line, found in order (the same line may come again later).
+        let mut starts = Vec::with_capacity(r.log.len());
+        let mut from = 0;
+        for inv in &r.log {
+            let line = argv_line(inv);
+            match r.human_log[from..].iter().position(|l| *l == line) {
+                Some(at) => {
+                    starts.push(from + at);
+                    from += at + 1;
+                }
+                None => break,
+            }
+        }
+        let Some(&start) = starts.get(k) else {
+            return Vec::new();
+        };
+        let end = starts.get(k + 1).copied().unwrap_or(r.human_log.len());
+        r.human_log[start + 1..end].to_vec()
+    }
+
     fn write_archive(
         &self,
         t: &CoupTournament,

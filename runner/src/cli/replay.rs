@@ -1,0 +1,353 @@
+//! `koth replay`: re-run one recorded decision of an archive with exactly the inputs it had,
+//! from the bots' files (or a new build of the bot that took it), and compare it with the
+//! record: for a bot author asking "what did it get, and what did it do?".
+
+use super::invoke::{print_report, print_tree};
+use super::merge::{game_of, read_manifest, read_typed_manifest};
+use super::verify::load_bots;
+use super::EngineArgs;
+use anyhow::{bail, Context};
+use clap::Args;
+use koth::games::replay::{replay, Captured};
+use koth::games::run::{differences, DIFFERENCES_SHOWN};
+use koth::games::{self, Game, GameVisitor, Player};
+use koth::referee::game::RefereeGame;
+use koth::sandbox::vfs::SnapshotEntry;
+use koth::sandbox::Sandbox;
+use koth::tournament::{Manifest, RefereeEntry};
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Args)]
+pub(crate) struct ReplayArgs {
+    /// The archive folder (a run's `--out`).
+    #[arg(value_name = "ARCHIVE")]
+    archive: PathBuf,
+    /// The match, by its index in `results.json` (a Coup game, a Bank Heist tournament, a
+    /// referee's match).
+    #[arg(long = "match", value_name = "N")]
+    match_index: usize,
+    /// The decision, counted from 0 over the match's lines in `invocations.jsonl`
+    /// [default: the match's first failed decision, else its last].
+    #[arg(long, value_name = "K")]
+    decision: Option<usize>,
+    /// A new build of the bot that took the decision: it takes that decision instead, on the
+    /// same inputs, and the game reads its answer.
+    #[arg(long, value_name = "FILE")]
+    bot: Option<PathBuf>,
+    /// Folder holding the bots' files (and a referee's), named as in the manifest.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    bots: PathBuf,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+pub(crate) fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
+    let manifest = read_manifest(&args.archive)?;
+    let game = game_of(&manifest, &args.archive)?;
+    let memory = manifest
+        .pointer("/options/limits/memory_bytes")
+        .and_then(Value::as_u64)
+        .unwrap_or(64 << 20);
+    let bot_count = manifest
+        .get("bots")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    let sandbox = args.engine.sandbox_for_bots(1, bot_count + 1, memory)?;
+    let visit = Visit {
+        args: &args,
+        sandbox: &sandbox,
+        manifest: &manifest,
+    };
+    // A plugin game is re-played by its referee, found beside the bots.
+    if let Some(entry) = manifest.get("referee").filter(|r| !r.is_null()) {
+        let entry: RefereeEntry =
+            serde_json::from_value(entry.clone()).context("reading the manifest's referee")?;
+        let referee = super::play::load_referee(&sandbox, &args.bots.join(&entry.file), &entry)?;
+        return visit.visit(&RefereeGame::new(Arc::new(referee)));
+    }
+    games::with_game(&manifest, visit).with_context(|| {
+        format!(
+            "unknown game `{game}` (this koth knows {})",
+            games::GAMES.join(", ")
+        )
+    })?
+}
+
+/// The replay of one decision of a game's archive.
+struct Visit<'a> {
+    args: &'a ReplayArgs,
+    sandbox: &'a Sandbox,
+    manifest: &'a Value,
+}
+
+impl GameVisitor for Visit<'_> {
+    type Out = anyhow::Result<ExitCode>;
+
+    fn visit<G: Game>(self, game: &G) -> anyhow::Result<ExitCode> {
+        let Visit {
+            args,
+            sandbox,
+            manifest: manifest_json,
+        } = self;
+        let manifest: Manifest<G::Options> = read_typed_manifest(&args.archive)?;
+        let total = game.match_count(manifest.bots.len(), &manifest.options);
+        let n = args.match_index;
+        if n >= total {
+            bail!(
+                "--match {n}: the run has {total} matches (0 to {})",
+                total.saturating_sub(1)
+            );
+        }
+        let engine = serde_json::to_value(sandbox.settings())?;
+        if manifest_json.get("engine") != Some(&engine) {
+            bail!(
+                "this koth's engine settings differ from the run's ({}); give the same \
+                 --no-pooling choice as the run",
+                differences(
+                    manifest_json.get("engine").unwrap_or(&Value::Null),
+                    &engine,
+                    DIFFERENCES_SHOWN
+                )
+                .join("; ")
+            );
+        }
+        let (earlier, lines) = match_lines(&args.archive, game.match_field(), n)?;
+        if lines.is_empty() {
+            bail!("match {n} has no decisions in invocations.jsonl (a void match?)");
+        }
+        let (k, why) = match args.decision {
+            Some(k) if k < lines.len() => (k, "asked for"),
+            Some(k) => bail!(
+                "--decision {k}: match {n} has {} decisions (0 to {})",
+                lines.len(),
+                lines.len() - 1
+            ),
+            None => match lines.iter().position(failed) {
+                Some(k) => (k, "its first failed decision"),
+                None => (lines.len() - 1, "its last decision (none failed)"),
+            },
+        };
+        let recorded = &lines[k];
+        let bots = load_bots(sandbox, &args.bots, &manifest)?;
+        let players: Vec<Arc<dyn Player>> = bots
+            .into_iter()
+            .map(|b| Arc::new(b) as Arc<dyn Player>)
+            .collect();
+        let substitute = match &args.bot {
+            Some(path) => {
+                let recorded_bot = recorded.get("bot").and_then(Value::as_str).unwrap_or("");
+                let bot = sandbox
+                    .load_file(path, Some(recorded_bot))
+                    .with_context(|| format!("--bot {}", path.display()))?;
+                Some(Arc::new(bot) as Arc<dyn Player>)
+            }
+            None => None,
+        };
+        let replayed = replay(
+            game,
+            &players,
+            &manifest.options,
+            n,
+            k,
+            earlier,
+            substitute,
+        )?;
+        let again = game.invocation_lines(n, &replayed.record);
+        let Some(line) = again.get(k) else {
+            bail!("match {n} took fewer decisions when re-played than the archive records");
+        };
+        let mut out = std::io::stdout().lock();
+        let label = label_of(&args.archive, n).unwrap_or_default();
+        writeln!(
+            out,
+            "match {n}{label}, decision {k} of {} ({why}): {}",
+            lines.len(),
+            recorded.get("bot").and_then(Value::as_str).unwrap_or("?")
+        )?;
+        print_input(&mut out, &replayed.decision)?;
+        writeln!(
+            out,
+            "\n-- {} --",
+            match &args.bot {
+                Some(p) => format!("as the new build {} takes it", p.display()),
+                None => "as the bot takes it again".into(),
+            }
+        )?;
+        drop(out);
+        print_report(
+            &replayed.decision.report,
+            replayed.decision.dir_after.as_deref(),
+        )?;
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "\n-- the game's reading --")?;
+        let mut reading = game.decision_reading(&replayed.record, k);
+        if reading.is_empty() {
+            reading = line_reading(line);
+        }
+        for l in &reading {
+            writeln!(out, "  {l}")?;
+        }
+        writeln!(out, "\n-- compared with the record --")?;
+        let differ = differences(recorded, line, usize::MAX);
+        if differ.is_empty() {
+            writeln!(
+                out,
+                "the same as the record: outcome, stdout, answer and fuel ({})",
+                line.get("fuel_used").unwrap_or(&Value::Null)
+            )?;
+        } else {
+            for d in &differ {
+                writeln!(out, "  {d}")?;
+            }
+        }
+        Ok(if differ.is_empty() || args.bot.is_some() {
+            ExitCode::SUCCESS
+        } else {
+            // The original bots gave another decision: the run was not reproduced.
+            writeln!(
+                out,
+                "the bots the manifest names did not reproduce this decision (another koth \
+                 version or engine setting?)"
+            )?;
+            ExitCode::FAILURE
+        })
+    }
+}
+
+/// Match `n`'s lines of `invocations.jsonl`, and how many lines the matches before it have.
+fn match_lines(archive: &Path, field: &str, n: usize) -> anyhow::Result<(usize, Vec<Value>)> {
+    let path = archive.join("invocations.jsonl");
+    let file = std::fs::File::open(&path).with_context(|| {
+        format!(
+            "reading {} (an archive whose match logs were pruned cannot be replayed)",
+            path.display()
+        )
+    })?;
+    let mut earlier = 0;
+    let mut lines = Vec::new();
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.with_context(|| format!("reading {}", path.display()))?;
+        let at = |what: &str| format!("{} line {}: {what}", path.display(), i + 1);
+        let value: Value = serde_json::from_str(&line).with_context(|| at("not JSON"))?;
+        let index = value
+            .get(field)
+            .and_then(Value::as_u64)
+            .with_context(|| at(&format!("no `{field}` field")))? as usize;
+        match index.cmp(&n) {
+            std::cmp::Ordering::Less => earlier += 1,
+            std::cmp::Ordering::Equal => lines.push(value),
+            // Lines are in match order: nothing of match n comes after.
+            std::cmp::Ordering::Greater => break,
+        }
+    }
+    Ok((earlier, lines))
+}
+
+/// Whether a recorded decision failed: the bot did not end `ok`, or the game replaced its
+/// answer with a default.
+fn failed(line: &Value) -> bool {
+    line.pointer("/outcome/kind").and_then(Value::as_str) != Some("ok")
+        || line.get("failure").is_some_and(|f| !f.is_null())
+}
+
+/// The match's label in `results.json`, as ` (label)`.
+fn label_of(archive: &Path, n: usize) -> Option<String> {
+    let text = std::fs::read(archive.join("results.json")).ok()?;
+    let results: Value = serde_json::from_slice(&text).ok()?;
+    let label = results.pointer(&format!("/matches/{n}/label"))?.as_str()?;
+    Some(format!(" ({label})"))
+}
+
+/// The game's reading of a decision as its line records it.
+fn line_reading(line: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(map) = line.as_object() else {
+        return out;
+    };
+    for key in ["decision", "answer"] {
+        if let Some(v) = map.get(key) {
+            out.push(format!("{key}: {}", compact(v)));
+        }
+    }
+    match map.get("failure").filter(|f| !f.is_null()) {
+        Some(f) => out.push(format!("failure: {}", compact(f))),
+        None => out.push("accepted as the bot gave it".into()),
+    }
+    if let Some(events) = map.get("events").and_then(Value::as_array) {
+        out.extend(events.iter().map(|e| match e.as_str() {
+            Some(s) => s.to_string(),
+            None => e.to_string(),
+        }));
+    }
+    out
+}
+
+/// A JSON value on one line: a string as it is, anything else as JSON.
+fn compact(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("{s:?}"),
+        other => other.to_string(),
+    }
+}
+
+/// Files of the folder up to this size are printed whole.
+const SHOWN_FILE_BYTES: usize = 4096;
+
+/// What the decision got: arguments, stdin, folder, seed, clock and limits.
+fn print_input(out: &mut impl Write, c: &Captured) -> std::io::Result<()> {
+    let inv = &c.invocation;
+    writeln!(out, "\n-- what it got --")?;
+    let argv: Vec<String> = std::iter::once(format!("{:?}", c.player))
+        .chain(
+            inv.args
+                .iter()
+                .map(|a| format!("{:?}", String::from_utf8_lossy(a))),
+        )
+        .collect();
+    writeln!(out, "argv:   {}", argv.join(" "))?;
+    if inv.stdin.is_empty() {
+        writeln!(out, "stdin:  (empty)")?;
+    } else {
+        writeln!(out, "stdin ({} bytes):", inv.stdin.len())?;
+        out.write_all(&inv.stdin)?;
+        if !inv.stdin.ends_with(b"\n") {
+            writeln!(out)?;
+        }
+    }
+    match &c.dir_before {
+        None => writeln!(out, "folder: none")?,
+        Some(entries) if entries.is_empty() => writeln!(out, "folder: empty")?,
+        Some(entries) => {
+            writeln!(out, "folder before the decision:")?;
+            print_tree(out, entries)?;
+            // Small text files in full: a history file is most of what a bot decides on.
+            for e in entries {
+                if let SnapshotEntry::File(path, data) = e {
+                    match std::str::from_utf8(data) {
+                        Ok(text) if data.len() <= SHOWN_FILE_BYTES => {
+                            writeln!(out, "{path}:")?;
+                            for l in text.lines() {
+                                writeln!(out, "  | {l}")?;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    let seed: String = inv.seed.iter().map(|b| format!("{b:02x}")).collect();
+    writeln!(out, "random_get seed: {seed}")?;
+    writeln!(
+        out,
+        "clock start: {} ns; fuel {}, memory {} MiB",
+        inv.clock_start_ns,
+        inv.limits.fuel,
+        inv.limits.memory_bytes >> 20
+    )?;
+    Ok(())
+}
