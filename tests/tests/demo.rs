@@ -1,6 +1,6 @@
 //! The demo's koth (`scripts/demo` builds it with the `demo` profile: unoptimised for a fast
 //! first build, but for the code generator) loads every kind of bot the guide describes,
-//! plain Python scripts and Python referees included: with all of koth unoptimised, compiling
+//! plain Python scripts (run once in Coup) and Python referees included: with all of koth unoptimised, compiling
 //! the CPython interpreter ran past the 120 s compile timeout and every `.py` was refused.
 
 use std::path::Path;
@@ -23,6 +23,8 @@ fn the_demos_koth_loads_a_python_bot_and_a_python_referee() {
     }
     let mut child = Command::new(koth_tests::demo_koth_bin())
         .arg("check")
+        // The script is run in Coup, against copies of itself; the referee is loaded.
+        .args(["--game", "coup"])
         // A cache of its own: the interpreter's snapshot and the referee are compiled here.
         .arg("--cache-dir")
         .arg(tmp.path())
@@ -47,6 +49,10 @@ fn the_demos_koth_loads_a_python_bot_and_a_python_referee() {
     );
     assert!(out.status.success(), "{text}");
     assert_eq!(text.matches("OK ").count(), files.len(), "{text}");
+    assert!(
+        text.contains("ran in coup: ") && text.contains("no decision failed"),
+        "{text}"
+    );
     eprintln!(
         "the demo's koth checked {} files in {:?}",
         files.len(),

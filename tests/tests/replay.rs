@@ -147,7 +147,10 @@ fn replay_sample(bench: &Bench, field: &str) -> usize {
             "match {m} decision {k}:\n{said}"
         );
         let fuel = format!("fuel used: {}", record["fuel_used"]);
-        assert!(said.contains(&fuel), "match {m} decision {k}: no `{fuel}`:\n{said}");
+        assert!(
+            said.contains(&fuel),
+            "match {m} decision {k}: no `{fuel}`:\n{said}"
+        );
         assert!(said.starts_with(&format!("match {m} ")), "{said}");
         assert!(
             said.contains(&format!(": {}\n", record["bot"].as_str().unwrap_or("?"))),
@@ -269,7 +272,11 @@ fn the_first_failed_decision_is_the_default_and_a_new_build_is_read_by_the_game(
     assert!(!said.contains("the same as the record"), "{said}");
     // The original bot, asked again, is the same as the record.
     let out = bench.replay(&["--match", "0", "--decision", &k.to_string()]);
-    assert!(text(&out).contains("the same as the record"), "{}", text(&out));
+    assert!(
+        text(&out).contains("the same as the record"),
+        "{}",
+        text(&out)
+    );
 }
 
 #[test]
@@ -285,10 +292,18 @@ fn a_match_or_decision_past_the_run_is_refused_naming_the_option() {
     );
     let out = bench.replay(&["--match", "1", "--decision", "100000"]);
     assert!(!out.status.success());
-    assert!(text(&out).contains("--decision 100000: match 1 has"), "{}", text(&out));
+    assert!(
+        text(&out).contains("--decision 100000: match 1 has"),
+        "{}",
+        text(&out)
+    );
     // A bot file that is not the one that played is refused by its hash.
     std::fs::copy(bench.bot("random"), bench.bot("taxman")).expect("swap");
     let out = bench.replay(&["--match", "0"]);
     assert!(!out.status.success());
-    assert!(text(&out).contains("not the bot that played"), "{}", text(&out));
+    assert!(
+        text(&out).contains("not the bot that played"),
+        "{}",
+        text(&out)
+    );
 }

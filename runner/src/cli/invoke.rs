@@ -233,7 +233,10 @@ fn save_dir(vfs: &Vfs, dir: &Path) -> anyhow::Result<()> {
 
 /// Print how an invocation went: outcome, fuel, stdout, stderr, and the folder it left
 /// (`None`: it had none).
-pub(crate) fn print_report(report: &Report, dir_after: Option<&[SnapshotEntry]>) -> std::io::Result<()> {
+pub(crate) fn print_report(
+    report: &Report,
+    dir_after: Option<&[SnapshotEntry]>,
+) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "outcome:   {}", report.outcome)?;
     writeln!(out, "fuel used: {}", report.fuel_used)?;

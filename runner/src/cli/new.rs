@@ -36,7 +36,7 @@ pub(crate) fn run(args: NewArgs) -> anyhow::Result<ExitCode> {
         Some(build) => println!("build:  cd {dir} && {build}"),
         None => println!("setup:  koth setup python   (once per machine)"),
     }
-    println!("check:  koth check {dir}/{}", s.bot);
+    println!("check:  koth check --game {} {dir}/{}", game.name(), s.bot);
     println!("next:   {dir}/README.md (invoke one decision, play a tournament)");
     Ok(ExitCode::SUCCESS)
 }

@@ -8,7 +8,7 @@ use super::verify::load_bots;
 use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
-use koth::games::replay::{replay, Captured};
+use koth::games::replay::{line_failed, reading, replay, Captured};
 use koth::games::run::{differences, DIFFERENCES_SHOWN};
 use koth::games::{self, Game, GameVisitor, Player};
 use koth::referee::game::RefereeGame;
@@ -126,7 +126,7 @@ impl GameVisitor for Visit<'_> {
                 lines.len(),
                 lines.len() - 1
             ),
-            None => match lines.iter().position(failed) {
+            None => match lines.iter().position(line_failed) {
                 Some(k) => (k, "its first failed decision"),
                 None => (lines.len() - 1, "its last decision (none failed)"),
             },
@@ -147,24 +147,21 @@ impl GameVisitor for Visit<'_> {
             }
             None => None,
         };
-        let replayed = replay(
-            game,
-            &players,
-            &manifest.options,
-            n,
-            k,
-            earlier,
-            substitute,
-        )?;
+        let replayed = replay(game, &players, &manifest.options, n, k, earlier, substitute)?;
         let again = game.invocation_lines(n, &replayed.record);
         let Some(line) = again.get(k) else {
             bail!("match {n} took fewer decisions when re-played than the archive records");
         };
         let mut out = std::io::stdout().lock();
-        let label = label_of(&args.archive, n).unwrap_or_default();
+        let heading = match label_of(&args.archive, n) {
+            // A referee's labels start with the match's number already.
+            Some(l) if l.starts_with(&format!("match {n}")) => l,
+            Some(l) => format!("match {n} ({l})"),
+            None => format!("match {n}"),
+        };
         writeln!(
             out,
-            "match {n}{label}, decision {k} of {} ({why}): {}",
+            "{heading}, decision {k} of {} ({why}): {}",
             lines.len(),
             recorded.get("bot").and_then(Value::as_str).unwrap_or("?")
         )?;
@@ -184,15 +181,11 @@ impl GameVisitor for Visit<'_> {
         )?;
         let mut out = std::io::stdout().lock();
         writeln!(out, "\n-- the game's reading --")?;
-        let mut reading = game.decision_reading(&replayed.record, k);
-        if reading.is_empty() {
-            reading = line_reading(line);
-        }
-        for l in &reading {
+        for l in &reading(game, &replayed.record, line, k) {
             writeln!(out, "  {l}")?;
         }
         writeln!(out, "\n-- compared with the record --")?;
-        let differ = differences(recorded, line, usize::MAX);
+        let differ = record_differences(recorded, line);
         if differ.is_empty() {
             writeln!(
                 out,
@@ -247,51 +240,55 @@ fn match_lines(archive: &Path, field: &str, n: usize) -> anyhow::Result<(usize, 
     Ok((earlier, lines))
 }
 
-/// Whether a recorded decision failed: the bot did not end `ok`, or the game replaced its
-/// answer with a default.
-fn failed(line: &Value) -> bool {
-    line.pointer("/outcome/kind").and_then(Value::as_str) != Some("ok")
-        || line.get("failure").is_some_and(|f| !f.is_null())
-}
-
-/// The match's label in `results.json`, as ` (label)`.
-fn label_of(archive: &Path, n: usize) -> Option<String> {
-    let text = std::fs::read(archive.join("results.json")).ok()?;
-    let results: Value = serde_json::from_slice(&text).ok()?;
-    let label = results.pointer(&format!("/matches/{n}/label"))?.as_str()?;
-    Some(format!(" ({label})"))
-}
-
-/// The game's reading of a decision as its line records it.
-fn line_reading(line: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    let Some(map) = line.as_object() else {
-        return out;
+/// Each field of a decision's line that differs from the record, whole: `answer was "qc", now
+/// "9h"`; a list (a referee's events) line by line.
+fn record_differences(recorded: &Value, now: &Value) -> Vec<String> {
+    let (Some(a), Some(b)) = (recorded.as_object(), now.as_object()) else {
+        return differences(recorded, now, usize::MAX);
     };
-    for key in ["decision", "answer"] {
-        if let Some(v) = map.get(key) {
-            out.push(format!("{key}: {}", compact(v)));
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let text = |v: Option<&Value>| match v {
+        None => "absent".to_string(),
+        Some(Value::String(s)) => format!("{s:?}"),
+        Some(other) => other.to_string(),
+    };
+    let mut out = Vec::new();
+    for k in keys {
+        let (x, y) = (a.get(k), b.get(k));
+        if x == y {
+            continue;
         }
-    }
-    match map.get("failure").filter(|f| !f.is_null()) {
-        Some(f) => out.push(format!("failure: {}", compact(f))),
-        None => out.push("accepted as the bot gave it".into()),
-    }
-    if let Some(events) = map.get("events").and_then(Value::as_array) {
-        out.extend(events.iter().map(|e| match e.as_str() {
-            Some(s) => s.to_string(),
-            None => e.to_string(),
-        }));
+        match (x.and_then(Value::as_array), y.and_then(Value::as_array)) {
+            (Some(xs), Some(ys)) => {
+                let lines = |v: &Vec<Value>| -> Vec<String> {
+                    v.iter()
+                        .map(|e| {
+                            format!(
+                                "    {}",
+                                e.as_str().map_or_else(|| e.to_string(), str::to_string)
+                            )
+                        })
+                        .collect()
+                };
+                out.push(format!("{k} was:"));
+                out.extend(lines(xs));
+                out.push("now:".into());
+                out.extend(lines(ys));
+            }
+            _ => out.push(format!("{k} was {}, now {}", text(x), text(y))),
+        }
     }
     out
 }
 
-/// A JSON value on one line: a string as it is, anything else as JSON.
-fn compact(v: &Value) -> String {
-    match v {
-        Value::String(s) => format!("{s:?}"),
-        other => other.to_string(),
-    }
+/// The match's label in `results.json`.
+fn label_of(archive: &Path, n: usize) -> Option<String> {
+    let text = std::fs::read(archive.join("results.json")).ok()?;
+    let results: Value = serde_json::from_slice(&text).ok()?;
+    let label = results.pointer(&format!("/matches/{n}/label"))?.as_str()?;
+    Some(label.to_string())
 }
 
 /// Files of the folder up to this size are printed whole.

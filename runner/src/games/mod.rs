@@ -10,6 +10,7 @@ pub mod coup;
 pub mod euchre;
 pub mod replay;
 pub mod run;
+pub mod trial;
 
 use crate::sandbox::{Bot, Invocation, Outcome, Report, Vfs};
 use crate::tournament::archive::{Archive, ArchiveError};

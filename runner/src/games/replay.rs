@@ -28,15 +28,53 @@ pub struct Captured {
     pub report: Report,
 }
 
-/// What every player of a replayed run shares: which call to capture, and what to put in
+/// What every player of a taped run shares: which call to capture, and what to put in
 /// there.
-struct Tape {
-    /// The call to capture, counted over the whole replay (every player, in call order).
+pub(crate) struct Tape {
+    /// The call to capture, counted over the whole run (every player, in call order).
     target: usize,
     /// The player that takes the target call instead of the recorded one.
     substitute: Option<Arc<dyn Player>>,
     calls: Mutex<usize>,
     captured: Mutex<Option<Captured>>,
+}
+
+impl Tape {
+    /// `players`, each counting its calls on one new tape that captures call `target`
+    /// (taken by `substitute`, when given).
+    pub(crate) fn wrap(
+        players: &[Arc<dyn Player>],
+        target: usize,
+        substitute: Option<Arc<dyn Player>>,
+    ) -> (Vec<Arc<dyn Player>>, Arc<Tape>) {
+        let tape = Arc::new(Tape {
+            target,
+            substitute,
+            calls: Mutex::new(0),
+            captured: Mutex::new(None),
+        });
+        let taped = players
+            .iter()
+            .map(|p| {
+                Arc::new(Taped {
+                    inner: p.clone(),
+                    tape: tape.clone(),
+                }) as Arc<dyn Player>
+            })
+            .collect();
+        (taped, tape)
+    }
+
+    /// The calls made so far, and the captured one, if it was made.
+    pub(crate) fn take(&self) -> (usize, Option<Captured>) {
+        let calls = *self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        let captured = self
+            .captured
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        (calls, captured)
+    }
 }
 
 /// A player whose calls are counted on the shared tape.
@@ -114,33 +152,14 @@ pub fn replay<G: Game>(
     substitute: Option<Arc<dyn Player>>,
 ) -> Result<Replayed<G::Record>, ReplayError> {
     let attempt = |select: Option<BTreeSet<usize>>, offset: usize| {
-        let tape = Arc::new(Tape {
-            target: offset + decision,
-            substitute: substitute.clone(),
-            calls: Mutex::new(0),
-            captured: Mutex::new(None),
-        });
-        let taped: Vec<Arc<dyn Player>> = players
-            .iter()
-            .map(|p| {
-                Arc::new(Taped {
-                    inner: p.clone(),
-                    tape: tape.clone(),
-                }) as Arc<dyn Player>
-            })
-            .collect();
+        let (taped, tape) = Tape::wrap(players, offset + decision, substitute.clone());
         let plan = RunPlan {
             select,
             ..RunPlan::all()
         };
         // One worker: the calls are counted in the order the match makes them.
         let played = game.play(&taped, opts, 1, &|_, _| {}, plan)?;
-        let calls = *tape.calls.lock().unwrap_or_else(|e| e.into_inner());
-        let captured = tape
-            .captured
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
+        let (calls, captured) = tape.take();
         Ok::<_, RunError>((played, captured, calls.saturating_sub(offset)))
     };
     let (played, captured, calls) = match attempt(Some(BTreeSet::from([index])), 0) {
@@ -155,5 +174,78 @@ pub fn replay<G: Game>(
     match (captured, record) {
         (Some(decision), Some(record)) => Ok(Replayed { decision, record }),
         _ => Err(ReplayError::TooFew { index, calls }),
+    }
+}
+
+/// Whether a decision's line in `invocations.jsonl` says it failed: the bot did not end
+/// `ok`, or the game replaced its answer with a default (`failure`).
+pub fn line_failed(line: &serde_json::Value) -> bool {
+    line.pointer("/outcome/kind")
+        .and_then(serde_json::Value::as_str)
+        != Some("ok")
+        || line.get("failure").is_some_and(|f| !f.is_null())
+}
+
+/// The game's reading of a decision as its line in `invocations.jsonl` records it: the
+/// answer as read (`decision`, `answer`), the failure that replaced it, and the events it
+/// caused.
+pub fn line_reading(line: &serde_json::Value) -> Vec<String> {
+    use serde_json::Value;
+    let compact = |v: &Value| match v {
+        Value::String(s) => format!("{s:?}"),
+        other => other.to_string(),
+    };
+    let mut out = Vec::new();
+    let Some(map) = line.as_object() else {
+        return out;
+    };
+    for key in ["decision", "answer"] {
+        if let Some(v) = map.get(key) {
+            out.push(format!("{key}: {}", compact(v)));
+        }
+    }
+    match map.get("failure").filter(|f| !f.is_null()) {
+        Some(f) => out.push(format!("failure: {}", failure_text(f))),
+        None => out.push("accepted as the bot gave it".into()),
+    }
+    if let Some(events) = map.get("events").and_then(Value::as_array) {
+        out.extend(events.iter().map(|e| match e.as_str() {
+            Some(s) => s.to_string(),
+            None => e.to_string(),
+        }));
+    }
+    out
+}
+
+/// A recorded failure or outcome (`{"kind": ..., "detail": ...}`, nested or not) in words:
+/// `crash: exit: 3`.
+pub fn failure_text(f: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match f {
+        Value::String(s) => s.clone(),
+        Value::Object(map) => {
+            let kind = map.get("kind").map(failure_text).unwrap_or_default();
+            match map.get("detail").filter(|d| !d.is_null()) {
+                Some(detail) => format!("{kind}: {}", failure_text(detail)),
+                None => kind,
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
+/// How the game read decision `k` of match `record`: its human log's words where it has
+/// them ([`Game::decision_reading`]), else what the line records.
+pub fn reading<G: Game>(
+    game: &G,
+    record: &G::Record,
+    line: &serde_json::Value,
+    k: usize,
+) -> Vec<String> {
+    let words = game.decision_reading(record, k);
+    if words.is_empty() {
+        line_reading(line)
+    } else {
+        words
     }
 }

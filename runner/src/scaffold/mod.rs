@@ -518,8 +518,10 @@ pub fn readme(game: Game, lang: Lang, name: &str) -> String {
         ),
     }
     r.push_str(&format!(
-        "## Check\n\n```sh\nkoth check {bot}\n```\n\nSays OK with the bot's kind, or exactly why \
-         koth would refuse it.\n\n## Invoke one decision\n\n"
+        "## Check\n\n```sh\nkoth check --game {cmd} {bot}\n```\n\nLoads the bot as a tournament \
+         would and runs it in a short game against copies of itself: says OK with its first \
+         decision and how the game read it, or exactly why koth would refuse it (a crash, an \
+         illegal answer, a module the sandbox lacks).\n\n## Invoke one decision\n\n"
     ));
     r.push_str(&invoke(game, &bot));
     r.push_str(if lang == Lang::RustComponent {

@@ -426,9 +426,8 @@ impl crate::games::Game for Coup {
     /// The human log's lines between the decision's own (its argv) and the next one's.
     fn decision_reading(&self, played: &Played, k: usize) -> Vec<String> {
         let r = &played.record;
-        let argv_line = |inv: &super::driver::InvocationRecord| {
-            super::driver::argv_line(&inv.bot, &inv.argv)
-        };
+        let argv_line =
+            |inv: &super::driver::InvocationRecord| super::driver::argv_line(&inv.bot, &inv.argv);
         // Each decision's argv line, found in order (the same line may come again later).
         let mut starts = Vec::with_capacity(r.log.len());
         let mut from = 0;
