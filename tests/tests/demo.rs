@@ -50,7 +50,8 @@ fn the_demos_koth_loads_a_python_bot_and_a_python_referee() {
     assert!(out.status.success(), "{text}");
     assert_eq!(text.matches("OK ").count(), files.len(), "{text}");
     assert!(
-        text.contains("ran in coup: ") && text.contains("no decision failed"),
+        text.contains("ran in coup against a copy of itself: ")
+            && text.contains("no decision failed"),
         "{text}"
     );
     eprintln!(
