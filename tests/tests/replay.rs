@@ -6,6 +6,8 @@
 //!   fuel (Coup's also with folders kept for the whole tournament);
 //! - without `--decision`, the match's first failed decision is the one re-run, with the
 //!   game's reading of it (a bot that exits is replaced by the default);
+//! - the HTML report's replay viewer numbers each decision as `koth replay` does (a Bank
+//!   Heist match holds many games);
 //! - a new build (`--bot`) takes the decision instead: its answer differs, the game reads it
 //!   (an illegal append forfeits the game), and each field that differs is named;
 //! - a wrong match or decision is refused naming the option.
@@ -189,6 +191,53 @@ fn sampled_decisions_of_a_bank_heist_run_are_reproduced() {
         &["--tournaments", "3", "--games", "60"],
     );
     assert!(replay_sample(&bench, "tournament") >= 9);
+    // The report's viewer gives each decision's `koth replay` command: a Bank Heist match
+    // holds many games, so a step's place in its game is not its number in the match.
+    let out = Command::new(koth_bin())
+        .arg("report")
+        .arg(bench.out())
+        .output()
+        .expect("koth report");
+    assert!(out.status.success(), "{}", text(&out));
+    let page = std::fs::read_to_string(bench.out().join("report.html")).expect("report");
+    let open = r#"<script type="application/json" id="data">"#;
+    let start = page.find(open).expect("data") + open.len();
+    let end = start + page[start..].find("</script>").expect("end");
+    let data: Value = serde_json::from_str(&page[start..end]).expect("json");
+    let archive = data["replay_archive"].as_str().expect("replay_archive");
+    assert_eq!(archive, bench.out().display().to_string());
+    let replays = data["replays"].as_array().expect("replays");
+    let mut checked = 0;
+    for r in [
+        &replays[0],
+        &replays[replays.len() / 2],
+        &replays[replays.len() - 1],
+    ] {
+        let steps = r["steps"].as_array().expect("steps");
+        for st in [&steps[0], &steps[steps.len() - 1]] {
+            let (m, k) = (r["match_index"].to_string(), st["decision"].to_string());
+            let out = bench.replay(&["--match", &m, "--decision", &k]);
+            let said = text(&out);
+            assert!(out.status.success(), "{said}");
+            assert!(
+                said.contains(&format!("): {}\n", st["bot"].as_str().expect("bot")))
+                    && said.contains(&format!("fuel used: {}\n", st["fuel"])),
+                "the report's step (match {m}, decision {k}, {} with fuel {}) is not the \
+                 decision replayed:\n{said}",
+                st["bot"],
+                st["fuel"]
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 6);
+    assert!(
+        replays
+            .iter()
+            .flat_map(|r| r["steps"].as_array().expect("steps"))
+            .any(|st| st["decision"].as_u64().is_some_and(|d| d > 200)),
+        "no step past its game's first: every step numbered in its game, not its match?"
+    );
 }
 
 #[test]

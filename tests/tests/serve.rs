@@ -177,6 +177,32 @@ fn uploads_run_reach_the_leaderboard_and_export_as_a_verifiable_archive() {
         !replay.contains("no human log"),
         "the replay's human log is read from the run's matches.zip"
     );
+    // Each decision names the `koth replay` command the host runs in the contest's folder,
+    // which finds the bots among the uploaded versions, and it reproduces the decision.
+    let run_dir = format!("runs/{last}");
+    assert!(
+        replay.contains(&format!("\"replay_archive\":\"{run_dir}\"")),
+        "the replay commands name the run's folder"
+    );
+    let out = std::process::Command::new(koth_tests::koth_bin())
+        .current_dir(&dir)
+        .args([
+            "replay",
+            &run_dir,
+            "--match",
+            "0",
+            "--decision",
+            "1",
+            "--no-cache",
+        ])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && said.contains("the same as the record"),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // The run's page lists its archive's files, the container of per-match files among them,
     // and serves it.
     let (code, page) = server.get(&format!("/runs/{last}"));

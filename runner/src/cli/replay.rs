@@ -13,9 +13,11 @@ use koth::games::run::{differences, DIFFERENCES_SHOWN};
 use koth::games::{self, Game, GameVisitor, Player};
 use koth::referee::game::RefereeGame;
 use koth::sandbox::vfs::SnapshotEntry;
+use koth::sandbox::Bot;
 use koth::sandbox::Sandbox;
 use koth::tournament::{Manifest, RefereeEntry};
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -38,9 +40,10 @@ pub(crate) struct ReplayArgs {
     /// same inputs, and the game reads its answer.
     #[arg(long, value_name = "FILE")]
     bot: Option<PathBuf>,
-    /// Folder holding the bots' files (and a referee's), named as in the manifest.
-    #[arg(long, value_name = "DIR", default_value = ".")]
-    bots: PathBuf,
+    /// Folder holding the bots' files (and a referee's), named as in the manifest [default:
+    /// `.`; for a run of a contest (`CONTEST/runs/N`), the contest's uploaded versions].
+    #[arg(long, value_name = "DIR")]
+    bots: Option<PathBuf>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -66,7 +69,8 @@ pub(crate) fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     if let Some(entry) = manifest.get("referee").filter(|r| !r.is_null()) {
         let entry: RefereeEntry =
             serde_json::from_value(entry.clone()).context("reading the manifest's referee")?;
-        let referee = super::play::load_referee(&sandbox, &args.bots.join(&entry.file), &entry)?;
+        let dir = args.bots.clone().unwrap_or_else(|| PathBuf::from("."));
+        let referee = super::play::load_referee(&sandbox, &dir.join(&entry.file), &entry)?;
         return visit.visit(&RefereeGame::new(Arc::new(referee)));
     }
     games::with_game(&manifest, visit).with_context(|| {
@@ -132,7 +136,7 @@ impl GameVisitor for Visit<'_> {
             },
         };
         let recorded = &lines[k];
-        let bots = load_bots(sandbox, &args.bots, &manifest)?;
+        let bots = find_bots(sandbox, &args.archive, args.bots.as_deref(), &manifest)?;
         let players: Vec<Arc<dyn Player>> = bots
             .into_iter()
             .map(|b| Arc::new(b) as Arc<dyn Player>)
@@ -209,6 +213,53 @@ impl GameVisitor for Visit<'_> {
             ExitCode::FAILURE
         })
     }
+}
+
+/// The manifest's bots, checked against its hashes: from `dir` (`.` by default), or, for a
+/// contest's run (`CONTEST/runs/N`) with no `dir`, from the contest's uploaded versions
+/// (`CONTEST/versions/ID/FILE`), each found by its hash.
+fn find_bots<O>(
+    sandbox: &Sandbox,
+    archive: &Path,
+    dir: Option<&Path>,
+    manifest: &Manifest<O>,
+) -> anyhow::Result<Vec<Bot>> {
+    let contest = archive
+        .canonicalize()
+        .ok()
+        .and_then(|a| a.parent()?.parent().map(Path::to_path_buf))
+        .filter(|c| c.join(koth::contest::CONFIG).is_file() && c.join("versions").is_dir());
+    let (Some(contest), None) = (contest, dir) else {
+        return load_bots(sandbox, dir.unwrap_or(Path::new(".")), manifest);
+    };
+    let mut versions: Vec<PathBuf> = std::fs::read_dir(contest.join("versions"))
+        .with_context(|| format!("reading {}", contest.join("versions").display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    versions.sort();
+    manifest
+        .bots
+        .iter()
+        .map(|entry| {
+            for v in &versions {
+                let path = v.join(&entry.file);
+                // Hashed before compiling: many versions share a file name.
+                let same = std::fs::read(&path)
+                    .is_ok_and(|b| hex::encode(Sha256::digest(&b)) == entry.sha256);
+                if same {
+                    return sandbox
+                        .load_file(&path, Some(&entry.name))
+                        .with_context(|| format!("bot `{}`", entry.name));
+                }
+            }
+            bail!(
+                "bot `{}`: no version of it in {} has the manifest's SHA-256 {}",
+                entry.name,
+                contest.join("versions").display(),
+                entry.sha256
+            )
+        })
+        .collect()
 }
 
 /// Match `n`'s lines of `invocations.jsonl`, and how many lines the matches before it have.

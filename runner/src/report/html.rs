@@ -61,6 +61,7 @@ mod tests {
         let data = ReportData {
             game: "coup".into(),
             archive: "</script><script>alert(1)</script><!--".into(),
+            replay_archive: "'</script><script>alert(2)</script>'".into(),
             manifest: serde_json::json!({"game": "coup"}),
             leaderboard: Vec::new(),
             ratings_note: None,

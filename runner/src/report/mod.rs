@@ -49,7 +49,7 @@ pub enum ReportError {
 }
 
 /// How much of the archive's play the page embeds.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ReportOptions {
     /// Replays of the first games (a Bank Heist game, a Coup or Euchre game), in order.
     pub first_games: usize,
@@ -60,6 +60,9 @@ pub struct ReportOptions {
     /// Embed the replays of this match only (the contest server's replay page), instead of
     /// the first games and those with a forfeit.
     pub only_match: Option<usize>,
+    /// How the replay viewer's `koth replay` commands name the archive [default: as given];
+    /// the contest server names a run's folder from the contest's (`runs/N`).
+    pub replay_archive: Option<String>,
 }
 
 impl Default for ReportOptions {
@@ -69,6 +72,7 @@ impl Default for ReportOptions {
             forfeit_games: 40,
             listed_forfeits: 300,
             only_match: None,
+            replay_archive: None,
         }
     }
 }

@@ -15,6 +15,8 @@ pub struct ReportData {
     pub game: String,
     /// The archive folder, as given.
     pub archive: String,
+    /// The archive as the replay viewer's `koth replay` commands name it, quoted for a shell.
+    pub replay_archive: String,
     /// `manifest.json`, as written.
     pub manifest: serde_json::Value,
     /// The leaderboard rows of `results.json` (ratings and intervals included), best first.
@@ -174,6 +176,12 @@ impl ReportData {
         let mut data = ReportData {
             game,
             archive: root.display().to_string(),
+            replay_archive: shell_word(
+                &opts
+                    .replay_archive
+                    .clone()
+                    .unwrap_or_else(|| root.display().to_string()),
+            ),
             manifest,
             leaderboard,
             ratings_note,
@@ -210,6 +218,7 @@ impl ReportData {
         let mut fuel: BTreeMap<String, Vec<u64>> = BTreeMap::new();
         let mut current: Option<(GameKey, Vec<Step>)> = None;
         let mut forfeit_games = 0;
+        let (mut last_match, mut decision): (Option<usize>, usize) = (None, 0);
         for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
             let line = line.map_err(|source| ReportError::Read {
                 path: path.clone(),
@@ -218,7 +227,7 @@ impl ReportData {
             if line.trim().is_empty() {
                 continue;
             }
-            let (key, step) = adapter
+            let (key, mut step) = adapter
                 .parse(&line)
                 .map_err(|what| ReportError::Malformed {
                     path: path.clone(),
@@ -226,6 +235,13 @@ impl ReportData {
                     what,
                 })?;
             self.decisions_total += 1;
+            // Lines are in match order: a decision's number restarts with each match.
+            decision = match last_match {
+                Some(m) if m == key.match_index => decision + 1,
+                _ => 0,
+            };
+            last_match = Some(key.match_index);
+            step.decision = decision;
             fuel.entry(step.bot.clone()).or_default().push(step.fuel);
             // A game's records are consecutive: a new key ends the previous game.
             match &mut current {
@@ -290,6 +306,17 @@ impl ReportData {
                 steps,
             });
         }
+    }
+}
+
+/// `word` as one word for a POSIX shell: as it is when it holds only safe characters, else in
+/// single quotes.
+fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "/._-+:,=@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 

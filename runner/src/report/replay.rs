@@ -57,6 +57,9 @@ pub struct Step {
     pub fuel: u64,
     /// The state after the move.
     pub after: Vec<String>,
+    /// The decision's number in its match (`koth replay --decision`), counted over the
+    /// match's lines in `invocations.jsonl`.
+    pub decision: usize,
 }
 
 /// Which game a record belongs to.
@@ -182,6 +185,7 @@ impl Adapter for Coup {
         }
         let inv = l.inv;
         let step = Step {
+            decision: 0,
             seat: format!("seat {}", inv.seat),
             view: vec![
                 Block {
@@ -323,6 +327,7 @@ impl Adapter for Plugin {
             });
         }
         let step = Step {
+            decision: 0,
             seat: format!("{}, {}", self.shape.seat_name(inv.seat as usize), inv.phase),
             view,
             answer: inv.answer,
@@ -434,6 +439,7 @@ impl Adapter for BankHeist {
             label: format!("tournament {}, game {}", inv.tournament, inv.game),
         };
         let step = Step {
+            decision: 0,
             seat: format!("round {}", inv.round),
             view: vec![Block {
                 label: "the 31 arguments".into(),
@@ -527,6 +533,7 @@ mod tests {
 
     fn step(events: &[&str]) -> Step {
         Step {
+            decision: 0,
             bot: "b".into(),
             seat: "seat 0, bid".into(),
             view: Vec::new(),

@@ -374,6 +374,8 @@ pub async fn replay(
     let built = tokio::task::spawn_blocking(move || {
         let opts = ReportOptions {
             only_match: Some(idx),
+            // Run by the contest's host in its folder, where `koth replay` finds the versions.
+            replay_archive: Some(format!("runs/{id}")),
             ..ReportOptions::default()
         };
         report::build(&dir, &opts)
