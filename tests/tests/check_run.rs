@@ -6,7 +6,8 @@
 //!   game it does not speak are failed with the game's reading and the bot's stderr;
 //! - a Python script that imports a module the sandbox lacks (`numpy`, a helper file beside
 //!   it) is failed naming the module, with or without a game;
-//! - `--no-run` only loads, and an unknown `--game` is refused naming it.
+//! - `--no-run` only loads, and an unknown `--game` is refused naming it;
+//! - a compile past `--compile-timeout` runs in a child process, killed at the deadline.
 
 use koth_tests::{koth_bin, wasm};
 use std::path::{Path, PathBuf};
@@ -188,4 +189,104 @@ fn a_python_script_importing_what_the_sandbox_lacks_is_failed_naming_the_module(
     let (ok, text) = check(tmp.path(), &["--game", "coup"], &[example]);
     assert!(ok, "{text}");
     assert!(text.contains("no decision failed"), "{text}");
+}
+
+/// One function of 900 nested blocks, each `if` holding a `br_table` to all of them: it
+/// passes every load-time bound and takes cranelift tens of seconds and over a gigabyte
+/// (`serve_checks.rs` measures it).
+fn compile_bomb() -> Vec<u8> {
+    let depth = 900;
+    let mut text = String::from(
+        "(module (memory (export \"memory\") 1) (func (export \"_start\"))\n\
+         (func $f (param i32 i32) (result i32) (local i32)\n",
+    );
+    text.push_str(&"(block ".repeat(depth));
+    let targets: Vec<String> = (0..depth).map(|j| j.to_string()).collect();
+    let targets = targets.join(" ");
+    for i in 0..1000 {
+        text.push_str(&format!(
+            "(local.set 2 (i32.add (local.get 2) (i32.const {i}))) \
+             (if (i32.eq (local.get 0) (i32.const {i})) (then (br_table {targets} (local.get 1))))\n"
+        ));
+    }
+    text.push_str(&")".repeat(depth));
+    text.push_str(" (local.get 2)))");
+    wat::parse_str(&text).expect("wat")
+}
+
+/// The compile workers `parent` runs (from `/proc`).
+fn compile_workers(parent: u32) -> usize {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| {
+            let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+            // `pid (comm) state ppid ...`: the fields after the command's closing parenthesis.
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+                .and_then(|p| p.parse::<u32>().ok());
+            let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            ppid == Some(parent) && String::from_utf8_lossy(&cmdline).contains("compile-worker")
+        })
+        .count()
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_compile_past_its_deadline_is_killed_with_its_process() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let bomb = tmp.path().join("bomb.wasm");
+    std::fs::write(&bomb, compile_bomb()).expect("write");
+    // taxman's code is cached first, so that the only compile below is the bomb's.
+    let (ok, text) = check(tmp.path(), &["--no-run"], &[wasm("taxman")]);
+    assert!(ok, "{text}");
+    let mut child = Command::new(koth_bin())
+        .args(["check", "--no-run", "--compile-timeout", "2", "--cache-dir"])
+        .arg(tmp.path().join("cache"))
+        .arg(&bomb)
+        .arg(wasm("taxman"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("koth check");
+    let pid = child.id();
+    let started = Instant::now();
+    // The compile runs in a child process of koth.
+    let mut seen_worker = false;
+    while started.elapsed() < Duration::from_millis(1500) {
+        seen_worker |= compile_workers(pid) > 0;
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(seen_worker, "no compile worker ran under koth {pid}");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let first = lines.next().expect("a line").expect("utf-8");
+    // At the deadline the worker is gone, with its CPU and memory, as the check goes on.
+    assert_eq!(
+        compile_workers(pid),
+        0,
+        "the bomb's compile outlived its deadline"
+    );
+    assert!(
+        first.starts_with("FAIL  bot `bomb`") && first.contains("2000 ms"),
+        "{first}"
+    );
+    assert!(first.contains("--compile-timeout"), "{first}");
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(
+        rest.iter().any(|l| l.starts_with("OK    taxman (")),
+        "{rest:?}"
+    );
+    let status = child.wait().expect("wait");
+    assert!(!status.success());
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "the check took {:?}",
+        started.elapsed()
+    );
 }

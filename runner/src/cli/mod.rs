@@ -22,6 +22,7 @@ mod serve;
 mod setup;
 mod verify;
 
+use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use koth::sandbox::{CodeCache, EngineOptions, LoadLimits, Sandbox, SandboxOptions};
 use std::path::PathBuf;
@@ -74,6 +75,46 @@ enum Command {
     /// Serve a contest over HTTP: leaderboard, bot pages, replays, run history, uploads
     /// (form and JSON API); each accepted upload starts an incremental run.
     Serve(serve::ServeArgs),
+    /// Compile one module or component and write its code to stdout: the child process
+    /// koth compiles in, killed at the compile deadline (not for people).
+    #[command(hide = true)]
+    CompileWorker(CompileWorkerArgs),
+}
+
+/// `koth compile-worker --kind K --engine JSON FILE`.
+#[derive(Args)]
+pub(crate) struct CompileWorkerArgs {
+    /// `module` or `component`.
+    #[arg(long)]
+    kind: String,
+    /// The sandbox's engine options, as JSON.
+    #[arg(long)]
+    engine: String,
+    /// The file to compile.
+    file: PathBuf,
+}
+
+/// The compile worker: the code on stdout and exit 0, or the reason on stderr and exit
+/// `WORKER_REFUSED`.
+fn compile_worker(args: CompileWorkerArgs) -> anyhow::Result<ExitCode> {
+    use koth::sandbox::compiler::{self, CodeKind};
+    use std::io::Write;
+    let kind = CodeKind::from_name(&args.kind)
+        .with_context(|| format!("--kind {}: module or component", args.kind))?;
+    let engine: EngineOptions =
+        serde_json::from_str(&args.engine).context("--engine: not the sandbox's options")?;
+    let bytes =
+        std::fs::read(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+    match compiler::worker(kind, &engine, &bytes) {
+        Ok(code) => {
+            std::io::stdout().lock().write_all(&code)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(why) => {
+            eprintln!("{why}");
+            Ok(ExitCode::from(compiler::WORKER_REFUSED as u8))
+        }
+    }
 }
 
 /// Options shared by every command that loads bots.
@@ -142,6 +183,11 @@ impl EngineArgs {
         if let Some(python) = &self.python {
             sandbox.set_python_interpreter(python.clone());
         }
+        // Compiles run in child processes of this koth, killed at the deadline: one that
+        // overruns must not keep the cores busy while the command goes on.
+        if let Ok(me) = std::env::current_exe() {
+            sandbox.set_compile_worker(me);
+        }
         Ok(sandbox)
     }
 }
@@ -151,6 +197,7 @@ pub(crate) fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(a) => check::run(a),
+        Command::CompileWorker(a) => compile_worker(a),
         Command::Invoke(a) => invoke::run(a),
         Command::Coup(a) => coup::run(a),
         Command::BankHeist(a) => bank_heist::run(a),

@@ -1,6 +1,7 @@
 //! Loading a bot: check the file before compiling it, compile with a time bound, cache.
 
 use super::cache::CodeCache;
+use super::compiler::{compile_in_child, CodeKind, Compiler};
 use super::limits::LoadLimits;
 use super::wasi::abi::{FUNCTIONS, MODULE};
 use std::sync::mpsc;
@@ -257,17 +258,32 @@ fn max_nesting(body: &wasmparser::FunctionBody) -> Result<u64, wasmparser::Binar
     Ok(max)
 }
 
-/// Compile on a worker thread and give up after the time bound. A compile that overruns keeps
-/// its thread until it finishes, but the bot is rejected and nothing waits for it.
+/// Compile in a child process where `compiler` says so, killed at the time bound; else on a
+/// worker thread given up after it (a compile that overruns then keeps its thread until it
+/// finishes, but the bot is rejected and nothing waits for it).
 pub(crate) fn compile(
     engine: &wasmtime::Engine,
     bytes: &[u8],
     sha: &[u8; 32],
     cache: Option<&CodeCache>,
     limits: &LoadLimits,
+    compiler: Option<&Compiler>,
 ) -> Result<wasmtime::Module, LoadError> {
     if let Some(m) = cache.and_then(|c| c.get(engine, sha)) {
         return Ok(m);
+    }
+    let deadline = Duration::from_millis(limits.compile_ms);
+    if let Some(code) =
+        compiler.and_then(|c| compile_in_child(c, CodeKind::Module, bytes, deadline))
+    {
+        // SAFETY: the code was just made by our own worker from these bytes, on an engine
+        // built from the same options; wasmtime checks its header against this engine.
+        if let Ok(m) = unsafe { wasmtime::Module::deserialize(engine, code?) } {
+            if let Some(c) = cache {
+                c.put(sha, &m);
+            }
+            return Ok(m);
+        }
     }
     let (tx, rx) = mpsc::channel();
     let engine2 = engine.clone();

@@ -5,6 +5,7 @@
 //! [`Report`] back: one [`Outcome`], the fuel used, stdout and stderr.
 
 pub mod cache;
+pub mod compiler;
 pub mod component;
 pub mod engine;
 pub mod errno;
@@ -80,6 +81,10 @@ pub struct Sandbox {
     settings: EngineSettings,
     load: LoadLimits,
     cache: Option<CodeCache>,
+    /// The engine options, for a compile in a child process to rebuild the engine from.
+    engine_options: EngineOptions,
+    /// Where modules compile: a child process, or `None` for a thread.
+    compiler: Option<compiler::Compiler>,
     /// Where the CPython interpreter for `.py` bots is.
     python_path: Option<PathBuf>,
     /// The interpreter, compiled at the first `.py` bot and shared by all of them.
@@ -237,6 +242,8 @@ impl Sandbox {
             settings,
             load: opts.load,
             cache,
+            engine_options: opts.engine,
+            compiler: None,
             python_path: python::default_interpreter(),
             python: OnceLock::new(),
             components,
@@ -275,6 +282,20 @@ impl Sandbox {
                 f.insert(sha256, e.clone());
             }
         }
+    }
+
+    /// Compile modules and components in child processes of `program` (run as `program
+    /// compile-worker ...`, see [`compiler`]), each killed at the compile deadline: a compile
+    /// that overruns then stops using the CPU and its memory at once, where one on a thread
+    /// runs on until it ends. `koth` names itself; a library user names a program that runs
+    /// [`compiler::worker`] for those arguments, or leaves compiles on threads.
+    pub fn set_compile_worker(&mut self, program: PathBuf) {
+        let c = compiler::Compiler {
+            program,
+            engine: self.engine_options,
+        };
+        self.components.compiler = Some(c.clone());
+        self.compiler = Some(c);
     }
 
     /// Run `.py` bots with the CPython interpreter at `path` instead of the default
@@ -382,6 +403,7 @@ impl Sandbox {
             &sha256,
             self.component_cache.as_ref(),
             limits,
+            self.components.compiler.as_ref(),
         )?;
         Ok((c, sha256))
     }
@@ -441,6 +463,7 @@ impl Sandbox {
             &sha256,
             self.cache.as_ref(),
             &self.load,
+            self.compiler.as_ref(),
         )
         .map_err(|e| {
             self.remember_failure(sha256, &e);

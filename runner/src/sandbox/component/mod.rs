@@ -13,6 +13,7 @@ pub(crate) use host::{call_hook, charge, linker, state, ComponentState, Setup, W
 pub(crate) use prescan::{prescan, prescan_with};
 
 use super::cache::CodeCache;
+use super::compiler::{compile_in_child, CodeKind, Compiler};
 use super::limits::LoadLimits;
 use super::loader::LoadError;
 use std::sync::mpsc;
@@ -54,12 +55,18 @@ impl std::fmt::Display for BotKind {
 pub(crate) struct ComponentHost {
     pub engine: Engine,
     pub linker: Linker<ComponentState>,
+    /// Where components compile: a child process, or `None` for a thread.
+    pub compiler: Option<Compiler>,
 }
 
 impl ComponentHost {
     pub fn new(engine: Engine) -> wasmtime::Result<Self> {
         let linker = host::linker(&engine)?;
-        Ok(ComponentHost { engine, linker })
+        Ok(ComponentHost {
+            engine,
+            linker,
+            compiler: None,
+        })
     }
 }
 
@@ -81,7 +88,14 @@ pub(crate) fn load(
     cache: Option<&CodeCache>,
     limits: &LoadLimits,
 ) -> Result<ComponentCode, LoadError> {
-    let component = compile_cached(&host.engine, bytes, sha, cache, limits)?;
+    let component = compile_cached(
+        &host.engine,
+        bytes,
+        sha,
+        cache,
+        limits,
+        host.compiler.as_ref(),
+    )?;
     let ty = component.component_type();
     let mut found: Option<(String, BotKind, &'static str)> = None;
     for (name, _) in ty.exports(&host.engine) {
@@ -123,43 +137,43 @@ pub(crate) fn compile_cached(
     sha: &[u8; 32],
     cache: Option<&CodeCache>,
     limits: &LoadLimits,
+    compiler: Option<&Compiler>,
 ) -> Result<Component, LoadError> {
     if let Some(c) = cache.and_then(|c| c.get_component(engine, sha)) {
         return Ok(c);
     }
-    let c = compile(engine, bytes, limits)?;
+    let c = compile(engine, bytes, limits, compiler)?;
     if let Some(cache) = cache {
         cache.put_component(sha, &c);
     }
     Ok(c)
 }
 
-/// Compile on a worker thread and give up after the time bound, as for core modules.
+/// Compile in a child process where `compiler` says so (killed at the deadline), else on a
+/// worker thread given up after the time bound, as for core modules.
 pub(crate) fn compile(
     engine: &Engine,
     bytes: &[u8],
     limits: &LoadLimits,
+    compiler: Option<&Compiler>,
 ) -> Result<Component, LoadError> {
+    let deadline = Duration::from_millis(limits.compile_ms);
+    if let Some(code) =
+        compiler.and_then(|c| compile_in_child(c, CodeKind::Component, bytes, deadline))
+    {
+        // SAFETY: the code was just made by our own worker from these bytes, on an engine
+        // built from the same options; wasmtime checks its header against this engine.
+        if let Ok(c) = unsafe { Component::deserialize(engine, code?) } {
+            return Ok(c);
+        }
+    }
     let (tx, rx) = mpsc::channel();
     let engine2 = engine.clone();
     let owned = bytes.to_vec();
     std::thread::Builder::new()
         .name("koth-compile".into())
         .spawn(move || {
-            // wasmtime may panic on a component it cannot translate (wasmtime 48 does on an
-            // adapter it generated and then found invalid): that is a refused bot, not a crash.
-            let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                Component::new(&engine2, &owned).map_err(|e| format!("{e:#}"))
-            }))
-            .unwrap_or_else(|panic| {
-                let why = panic
-                    .downcast_ref::<String>()
-                    .map(String::as_str)
-                    .or_else(|| panic.downcast_ref::<&str>().copied())
-                    .unwrap_or("no message");
-                Err(format!("wasmtime could not compile it: {why}"))
-            });
-            let _ = tx.send(compiled);
+            let _ = tx.send(new_component(&engine2, &owned));
         })
         .map_err(|e| LoadError::Compile(format!("cannot start the compiler thread: {e}")))?;
     match rx.recv_timeout(Duration::from_millis(limits.compile_ms)) {
@@ -170,4 +184,21 @@ pub(crate) fn compile(
             "the compiler thread ended without a result".into(),
         )),
     }
+}
+
+/// Compile a component on `engine`. wasmtime may panic on a component it cannot translate
+/// (wasmtime 48 does on an adapter it generated and then found invalid): that is a refused
+/// bot, not a crash.
+pub(crate) fn new_component(engine: &Engine, bytes: &[u8]) -> Result<Component, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        Component::new(engine, bytes).map_err(|e| format!("{e:#}"))
+    }))
+    .unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("no message");
+        Err(format!("wasmtime could not compile it: {why}"))
+    })
 }

@@ -122,6 +122,7 @@ pub(super) fn warm(sb: &Sandbox, interpreter: &[u8]) -> Result<Warm, String> {
                 &key,
                 sb.cache.as_ref(),
                 &sb.load,
+                sb.compiler.as_ref(),
             )
             .map_err(|e| e.to_string())?;
             if let Some(c) = &sb.cache {
