@@ -3,6 +3,7 @@
 use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
+use koth::games::judge::{judge, Answered, Judgement, JUDGED};
 use koth::sandbox::vfs::SnapshotEntry;
 use koth::sandbox::{Invocation, Limits, Report, Vfs, VfsLimits};
 use std::io::Write;
@@ -35,6 +36,10 @@ pub(crate) struct InvokeArgs {
     /// Seed of the bot's random_get stream.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Read the answer by this game's rules (coup, bank-heist, euchre): legal or not and why,
+    /// and the legal answers for this input.
+    #[arg(long, value_name = "GAME")]
+    game: Option<String>,
     #[command(flatten)]
     engine: EngineArgs,
     /// Arguments after argv[0] (use `--` before them).
@@ -262,6 +267,28 @@ pub(crate) fn print_report(
     Ok(())
 }
 
+/// A game's reading of the answer, after the invocation's report.
+fn print_judgement(game: &str, j: &Judgement) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{game} reads it:")?;
+    if !j.reading.is_empty() {
+        writeln!(out, "  {}", j.reading)?;
+    }
+    match &j.refused {
+        Some(why) => writeln!(out, "  refused: {why}")?,
+        None if j.choices.is_some() => writeln!(out, "  legal")?,
+        None => {}
+    }
+    if let Some(choices) = &j.choices {
+        let quoted: Vec<String> = choices.iter().map(|c| format!("{c:?}")).collect();
+        writeln!(out, "  the legal answers: {}", quoted.join(" "))?;
+    }
+    for n in &j.input_notes {
+        writeln!(out, "  note: {n}")?;
+    }
+    Ok(())
+}
+
 /// A folder's entries, one per line, indented.
 pub(crate) fn print_tree(out: &mut impl Write, entries: &[SnapshotEntry]) -> std::io::Result<()> {
     if entries.is_empty() {
@@ -312,6 +339,22 @@ pub(crate) fn run(args: InvokeArgs) -> anyhow::Result<ExitCode> {
             ..Limits::default()
         },
     };
+    if let Some(g) = &args.game {
+        if !JUDGED.contains(&g.as_str()) {
+            bail!(
+                "--game {g}: koth reads the answers of {}",
+                JUDGED.join(", ")
+            );
+        }
+    }
+    // The game's file (Coup's history file, named by the first argument), as it stood.
+    let file_name = args.args.first().cloned().unwrap_or_default();
+    let file_of = |v: &Option<Vfs>| {
+        v.as_ref()
+            .and_then(|v| v.host_file(&file_name))
+            .map(<[u8]>::to_vec)
+    };
+    let file_before = file_of(&vfs);
     // Through the bot's world, if it has one: a typed-world component is handed the decision
     // the arguments, stdin and folder describe, as a game would hand it.
     let report = koth::worlds::invoke(&bot, &inv, vfs.as_mut());
@@ -319,7 +362,22 @@ pub(crate) fn run(args: InvokeArgs) -> anyhow::Result<ExitCode> {
         save_dir(v, d)?;
     }
     print_report(&report, vfs.as_ref().map(Vfs::snapshot).as_deref())?;
-    Ok(if report.outcome.is_ok() {
+    let mut refused = false;
+    if let Some(game) = &args.game {
+        let file_after = file_of(&vfs);
+        let answered = Answered {
+            args: &args.args,
+            stdin: &inv.stdin,
+            file_before: file_before.as_deref(),
+            file_after: file_after.as_deref(),
+            stdout: &report.stdout,
+        };
+        if let Some(j) = judge(game, &answered) {
+            refused = j.refused.is_some();
+            print_judgement(game, &j)?;
+        }
+    }
+    Ok(if report.outcome.is_ok() && !refused {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

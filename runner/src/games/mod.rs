@@ -8,6 +8,7 @@
 pub mod bank_heist;
 pub mod coup;
 pub mod euchre;
+pub mod judge;
 pub mod replay;
 pub mod run;
 pub mod trial;

@@ -10,5 +10,6 @@
 
 pub mod driver;
 pub mod format;
+pub mod judge;
 
 pub use koth_rules::bank_heist as rules;

@@ -7,6 +7,7 @@
 //! - [`tournament`]: the round robin, its leaderboard and its archive.
 
 pub mod driver;
+pub mod judge;
 pub mod tournament;
 
 pub use koth_rules::coup as rules;

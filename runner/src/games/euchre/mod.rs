@@ -9,6 +9,8 @@
 //! - [`game`]: the referee's game as the tournament commands run, resume, shard, merge and
 //!   verify it; [`options`]: a run's options from `koth euchre`'s choices.
 
+pub mod judge;
+
 use crate::referee::game::RefereeGame;
 use crate::referee::options::{resolve, OptError};
 use crate::referee::shape::{FormatName, PartnersName, RefereeOptions};
