@@ -247,9 +247,14 @@ fn run_trial(game: &TrialGame, bot: Bot) -> anyhow::Result<Verdict> {
             };
             trial(&BankHeist, &opts, bot, 2)
         }
-        TrialGame::Named(_) => {
+        TrialGame::Named(g) if g == euchre::NAME => {
             let opts = euchre::options(1, 10, Partners::Copies, false, 1, limits)?;
             trial(&euchre::game(), &opts, bot, 2)
+        }
+        TrialGame::Named(g) => {
+            return Ok(Verdict::Pass(vec![format!(
+                "not run: koth has no built-in game `{g}` (give its referee among the files)"
+            )]))
         }
         TrialGame::Referee(r) => {
             let d = r.description();
