@@ -162,6 +162,9 @@ fn check_names_a_referee_and_its_game() {
     let o = koth(
         &[
             "check".as_ref(),
+            // Loaded only: first_legal is a Coup bot, which would fail a run in this game
+            // (check_run.rs runs bots beside a referee).
+            "--no-run".as_ref(),
             referee("hostile_referee").as_os_str(),
             koth_tests::wasm("first_legal").as_os_str(),
         ],
