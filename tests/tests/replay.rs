@@ -153,7 +153,11 @@ fn replay_sample(bench: &Bench, field: &str) -> usize {
             said.contains(&fuel),
             "match {m} decision {k}: no `{fuel}`:\n{said}"
         );
-        assert!(said.starts_with(&format!("match {m} ")), "{said}");
+        // `match 3 (label), ...`, or a referee's label that starts with its number.
+        assert!(
+            said.starts_with(&format!("match {m} ")) || said.starts_with(&format!("match {m}:")),
+            "{said}"
+        );
         assert!(
             said.contains(&format!(": {}\n", record["bot"].as_str().unwrap_or("?"))),
             "the heading names another bot than the record's {}:\n{said}",
