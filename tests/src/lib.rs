@@ -644,6 +644,42 @@ pub fn players<'a, P: koth::games::Player + Clone + 'static>(
         .collect()
 }
 
+/// The binary module of `tests/hostile/<name>.wat`, a hostile bot written as text.
+///
+/// # Panics
+///
+/// If there is no such file, or it does not assemble.
+pub fn hostile_module(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("hostile")
+        .join(format!("{name}.wat"));
+    wat::parse_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A valid bot module (1.7 MB) that takes cranelift many seconds and hundreds of MB to
+/// compile: one function of 900 nested blocks and 1,000 branch tables, each to all 900 (half
+/// as many took 6 s and 400 MB on a 2-core EPYC, twice as many 46 s and 1.5 GB; on one core,
+/// so a faster machine is not much faster).
+pub fn compile_bomb() -> Vec<u8> {
+    let depth = 900;
+    let mut text = String::from(
+        "(module (memory (export \"memory\") 1) (func (export \"_start\"))\n\
+         (func $f (param i32 i32) (result i32) (local i32)\n",
+    );
+    text.push_str(&"(block ".repeat(depth));
+    let targets: Vec<String> = (0..depth).map(|j| j.to_string()).collect();
+    let targets = targets.join(" ");
+    for i in 0..1000 {
+        text.push_str(&format!(
+            "(local.set 2 (i32.add (local.get 2) (i32.const {i}))) \
+             (if (i32.eq (local.get 0) (i32.const {i})) (then (br_table {targets} (local.get 1))))\n"
+        ));
+    }
+    text.push_str(&")".repeat(depth));
+    text.push_str(" (local.get 2)))");
+    wat::parse_str(&text).expect("the bomb is valid text")
+}
+
 #[cfg(test)]
 mod tests {
     use super::coup::situations;

@@ -40,9 +40,8 @@ fn copy_as(dir: &Path, built: &str, name: &str) -> PathBuf {
 
 /// The hostile module `name` (tests/hostile/NAME.wat), built into `dir`.
 fn hostile(dir: &Path, name: &str) -> PathBuf {
-    let wat = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("hostile/{name}.wat"));
     let path = dir.join(format!("{name}.wasm"));
-    std::fs::write(&path, wat::parse_file(wat).expect("wat")).expect("write");
+    std::fs::write(&path, koth_tests::hostile_module(name)).expect("write");
     path
 }
 
@@ -191,29 +190,6 @@ fn a_python_script_importing_what_the_sandbox_lacks_is_failed_naming_the_module(
     assert!(text.contains("no decision failed"), "{text}");
 }
 
-/// One function of 900 nested blocks, each `if` holding a `br_table` to all of them: it
-/// passes every load-time bound and takes cranelift tens of seconds and over a gigabyte
-/// (`serve_checks.rs` measures it).
-fn compile_bomb() -> Vec<u8> {
-    let depth = 900;
-    let mut text = String::from(
-        "(module (memory (export \"memory\") 1) (func (export \"_start\"))\n\
-         (func $f (param i32 i32) (result i32) (local i32)\n",
-    );
-    text.push_str(&"(block ".repeat(depth));
-    let targets: Vec<String> = (0..depth).map(|j| j.to_string()).collect();
-    let targets = targets.join(" ");
-    for i in 0..1000 {
-        text.push_str(&format!(
-            "(local.set 2 (i32.add (local.get 2) (i32.const {i}))) \
-             (if (i32.eq (local.get 0) (i32.const {i})) (then (br_table {targets} (local.get 1))))\n"
-        ));
-    }
-    text.push_str(&")".repeat(depth));
-    text.push_str(" (local.get 2)))");
-    wat::parse_str(&text).expect("wat")
-}
-
 /// The compile workers `parent` runs (from `/proc`).
 fn compile_workers(parent: u32) -> usize {
     let Ok(entries) = std::fs::read_dir("/proc") else {
@@ -242,7 +218,7 @@ fn a_compile_past_its_deadline_is_killed_with_its_process() {
     use std::time::{Duration, Instant};
     let tmp = tempfile::tempdir().expect("tmp");
     let bomb = tmp.path().join("bomb.wasm");
-    std::fs::write(&bomb, compile_bomb()).expect("write");
+    std::fs::write(&bomb, koth_tests::compile_bomb()).expect("write");
     // taxman's code is cached first, so that the only compile below is the bomb's.
     let (ok, text) = check(tmp.path(), &["--no-run"], &[wasm("taxman")]);
     assert!(ok, "{text}");

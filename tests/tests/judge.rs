@@ -184,8 +184,7 @@ fn every_euchre_decision_is_judged_as_the_game_judged_it() {
     // does not show, so only the game can refuse it); `exit0` answers nothing, and gets
     // every default.
     let silent = tmp.path().join("exit0.wasm");
-    let wat = Path::new(env!("CARGO_MANIFEST_DIR")).join("hostile/exit0.wat");
-    std::fs::write(&silent, wat::parse_file(wat).expect("wat")).expect("write");
+    std::fs::write(&silent, koth_tests::hostile_module("exit0")).expect("write");
     let bots = [
         wasm("marius"),
         wasm("card_counter"),

@@ -12,10 +12,11 @@
 //!   (an illegal append forfeits the game), and each field that differs is named;
 //! - a wrong match or decision is refused naming the option.
 
+use koth::games::replay::line_failed;
 use koth_tests::{koth_bin, wasm};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// A folder of bots (copies of the built ones, and hostile ones from their text) and a code
@@ -32,11 +33,12 @@ impl Bench {
             std::fs::copy(wasm(b), dir.path().join("bots").join(format!("{b}.wasm")))
                 .expect("copy bot");
         }
-        let hostile_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("hostile");
         for h in hostile {
-            let module = wat::parse_file(hostile_dir.join(format!("{h}.wat"))).expect("wat");
-            std::fs::write(dir.path().join("bots").join(format!("{h}.wasm")), module)
-                .expect("write bot");
+            std::fs::write(
+                dir.path().join("bots").join(format!("{h}.wasm")),
+                koth_tests::hostile_module(h),
+            )
+            .expect("write bot");
         }
         Bench { dir }
     }
@@ -107,10 +109,6 @@ fn text(out: &Output) -> String {
     )
 }
 
-fn failed(line: &Value) -> bool {
-    line["outcome"]["kind"] != "ok" || line.get("failure").is_some_and(|f| !f.is_null())
-}
-
 /// Replay a sample of the archive's decisions (first and last of the first, middle and last
 /// match, a middle one, and the first failed decision of each match) and check each against
 /// its record. Returns how many were replayed.
@@ -130,7 +128,7 @@ fn replay_sample(bench: &Bench, field: &str) -> usize {
         picks.extend([(m, 0), (m, n / 2), (m, n - 1)]);
     }
     for (&m, lines) in &by_match {
-        if let Some(k) = lines.iter().position(failed) {
+        if let Some(k) = lines.iter().position(line_failed) {
             picks.push((m, k));
         }
     }
@@ -286,7 +284,7 @@ fn the_first_failed_decision_is_the_default_and_a_new_build_is_read_by_the_game(
     bench.run(&["coup"], &["taxman", "exit3"], &["--rounds", "1"]);
     // Game 0 is taxman against exit3, which exits 3 at its first decision and forfeits.
     let lines = &bench.lines("game")[&0];
-    let first_failed = lines.iter().position(failed).expect("exit3 failed");
+    let first_failed = lines.iter().position(line_failed).expect("exit3 failed");
     let out = bench.replay(&["--match", "0"]);
     let said = text(&out);
     assert!(out.status.success(), "{said}");

@@ -463,17 +463,9 @@ fn hostile_bots_cost_only_themselves() {
     );
     let alice = author(&dir, "alice");
     let server = Server::start(&dir, &tmp.path().join("stderr"));
-    let hostile = |f: &str| {
-        wat::parse_file(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("hostile")
-                .join(f),
-        )
-        .unwrap()
-    };
     for (name, bytes) in [
-        ("looper", hostile("loop.wat")),
-        ("hog", hostile("grow_then_trap.wat")),
+        ("looper", koth_tests::hostile_module("loop")),
+        ("hog", koth_tests::hostile_module("grow_then_trap")),
         ("tax", seed_bot("taxman")),
         ("law", seed_bot("lawyer")),
     ] {

@@ -9,30 +9,6 @@ mod serve_support;
 use serve_support::{author, contest, seed_bot, Server};
 use std::time::{Duration, Instant};
 
-/// A valid bot module (1.7 MB) that takes cranelift many seconds and hundreds of MB to
-/// compile: one function of 900 nested blocks and 1,000 branch tables, each to all 900 (half
-/// as many took 6 s and 400 MB on a 2-core EPYC, twice as many 46 s and 1.5 GB; on one core,
-/// so a faster machine is not much faster).
-fn compile_bomb() -> Vec<u8> {
-    let depth = 900;
-    let mut text = String::from(
-        "(module (memory (export \"memory\") 1) (func (export \"_start\"))\n\
-         (func $f (param i32 i32) (result i32) (local i32)\n",
-    );
-    text.push_str(&"(block ".repeat(depth));
-    let targets: Vec<String> = (0..depth).map(|j| j.to_string()).collect();
-    let targets = targets.join(" ");
-    for i in 0..1000 {
-        text.push_str(&format!(
-            "(local.set 2 (i32.add (local.get 2) (i32.const {i}))) \
-             (if (i32.eq (local.get 0) (i32.const {i})) (then (br_table {targets} (local.get 1))))\n"
-        ));
-    }
-    text.push_str(&")".repeat(depth));
-    text.push_str(" (local.get 2)))");
-    wat::parse_str(&text).unwrap()
-}
-
 /// The processes checking an upload for the contest in `dir` (from `/proc`).
 fn checks_running(dir: &std::path::Path) -> usize {
     let dir = dir.to_string_lossy().into_owned();
@@ -54,7 +30,7 @@ fn a_compile_bomb_is_stopped_at_the_deadline_and_refused_at_once_when_sent_again
     let dir = contest(tmp.path(), &["--rounds", "1", "--check-seconds", "3"]);
     let (alice, bob) = (author(&dir, "alice"), author(&dir, "bob"));
     let server = std::sync::Arc::new(Server::start(&dir, &tmp.path().join("stderr")));
-    let bomb = compile_bomb();
+    let bomb = koth_tests::compile_bomb();
     let s2 = std::sync::Arc::clone(&server);
     let a2 = alice.clone();
     let started = Instant::now();
@@ -101,7 +77,12 @@ fn a_compile_bomb_is_stopped_at_the_deadline_and_refused_at_once_when_sent_again
     );
     // Sent again, under another name: refused from memory, without compiling.
     let t = Instant::now();
-    let (code, body) = server.upload("bomb2", Some(alice.as_str()), "b.wasm", &compile_bomb());
+    let (code, body) = server.upload(
+        "bomb2",
+        Some(alice.as_str()),
+        "b.wasm",
+        &koth_tests::compile_bomb(),
+    );
     assert_eq!(code, 422, "{body}");
     assert!(body.contains("is not checked again"), "{body}");
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
@@ -208,7 +189,12 @@ fn a_check_past_its_memory_cap_is_stopped() {
     let alice = author(&dir, "alice");
     let server = Server::start(&dir, &tmp.path().join("stderr"));
     let t = Instant::now();
-    let (code, body) = server.upload("bomb", Some(alice.as_str()), "b.wasm", &compile_bomb());
+    let (code, body) = server.upload(
+        "bomb",
+        Some(alice.as_str()),
+        "b.wasm",
+        &koth_tests::compile_bomb(),
+    );
     assert_eq!(code, 422, "{body}");
     assert!(body.contains("more than this contest's 128 MiB"), "{body}");
     // Stopped for its memory, long before its time was up.

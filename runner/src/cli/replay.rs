@@ -4,18 +4,17 @@
 
 use super::invoke::{print_report, print_tree};
 use super::merge::{game_of, read_manifest, read_typed_manifest};
-use super::verify::load_bots;
+use super::verify::{archive_sandbox, check_engine, load_bots, visit_archive_game};
 use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
 use koth::games::replay::{line_failed, reading, replay, Captured};
-use koth::games::run::{differences, DIFFERENCES_SHOWN};
-use koth::games::{self, Game, GameVisitor, Player};
-use koth::referee::game::RefereeGame;
+use koth::games::run::differences;
+use koth::games::{Game, GameVisitor, Player};
 use koth::sandbox::vfs::SnapshotEntry;
 use koth::sandbox::Bot;
 use koth::sandbox::Sandbox;
-use koth::tournament::{Manifest, RefereeEntry};
+use koth::tournament::Manifest;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::io::{BufRead, BufReader, Write};
@@ -51,34 +50,16 @@ pub(crate) struct ReplayArgs {
 pub(crate) fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let manifest = read_manifest(&args.archive)?;
     let game = game_of(&manifest, &args.archive)?;
-    let memory = manifest
-        .pointer("/options/limits/memory_bytes")
-        .and_then(Value::as_u64)
-        .unwrap_or(64 << 20);
-    let bot_count = manifest
-        .get("bots")
-        .and_then(Value::as_array)
-        .map_or(0, Vec::len);
-    let sandbox = args.engine.sandbox_for_bots(1, bot_count + 1, memory)?;
+    // A slot more than the run's bots: a new build may take a decision.
+    let sandbox = archive_sandbox(&args.engine, &manifest, 1, 1)?;
     let visit = Visit {
         args: &args,
         sandbox: &sandbox,
         manifest: &manifest,
     };
-    // A plugin game is re-played by its referee, found beside the bots.
-    if let Some(entry) = manifest.get("referee").filter(|r| !r.is_null()) {
-        let entry: RefereeEntry =
-            serde_json::from_value(entry.clone()).context("reading the manifest's referee")?;
-        let dir = args.bots.clone().unwrap_or_else(|| PathBuf::from("."));
-        let referee = super::play::load_referee(&sandbox, &dir.join(&entry.file), &entry)?;
-        return visit.visit(&RefereeGame::new(Arc::new(referee)));
-    }
-    games::with_game(&manifest, visit).with_context(|| {
-        format!(
-            "unknown game `{game}` (this koth knows {})",
-            games::GAMES.join(", ")
-        )
-    })?
+    // A plugin game's referee is found beside the bots.
+    let dir = args.bots.clone().unwrap_or_else(|| PathBuf::from("."));
+    visit_archive_game(&manifest, &game, &sandbox, &dir, visit)
 }
 
 /// The replay of one decision of a game's archive.
@@ -106,19 +87,7 @@ impl GameVisitor for Visit<'_> {
                 total.saturating_sub(1)
             );
         }
-        let engine = serde_json::to_value(sandbox.settings())?;
-        if manifest_json.get("engine") != Some(&engine) {
-            bail!(
-                "this koth's engine settings differ from the run's ({}); give the same \
-                 --no-pooling choice as the run",
-                differences(
-                    manifest_json.get("engine").unwrap_or(&Value::Null),
-                    &engine,
-                    DIFFERENCES_SHOWN
-                )
-                .join("; ")
-            );
-        }
+        check_engine(manifest_json, sandbox)?;
         let (earlier, lines) = match_lines(&args.archive, game.match_field(), n)?;
         if lines.is_empty() {
             bail!("match {n} has no decisions in invocations.jsonl (a void match?)");

@@ -86,10 +86,6 @@ pub(crate) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     if args.receipt_only {
         return Ok(ExitCode::SUCCESS);
     }
-    let memory = manifest
-        .pointer("/options/limits/memory_bytes")
-        .and_then(Value::as_u64)
-        .unwrap_or(64 << 20);
     let jobs = args
         .jobs
         .unwrap_or_else(|| {
@@ -98,11 +94,7 @@ pub(crate) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
                 .unwrap_or(1)
         })
         .max(1);
-    let bot_count = manifest
-        .get("bots")
-        .and_then(Value::as_array)
-        .map_or(0, Vec::len);
-    let sandbox = args.engine.sandbox_for_bots(jobs, bot_count, memory)?;
+    let sandbox = archive_sandbox(&args.engine, &manifest, jobs, 0)?;
     let replay = Replay {
         args: &args,
         sandbox: &sandbox,
@@ -128,14 +120,62 @@ pub(crate) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         seed: u64::from_str_radix(&stored[..16.min(stored.len())], 16).unwrap_or(0),
         manifest: manifest.clone(),
     };
-    // A plugin game is re-played by its referee, found beside the bots.
+    visit_archive_game(&manifest, &game, &sandbox, &args.bots, replay)
+}
+
+/// A sandbox to re-play the archive whose manifest is `manifest`: its memory limit, a pool
+/// for `workers` threads and its bots plus `extra` more.
+pub(crate) fn archive_sandbox(
+    engine: &EngineArgs,
+    manifest: &Value,
+    workers: usize,
+    extra: usize,
+) -> anyhow::Result<Sandbox> {
+    let memory = manifest
+        .pointer("/options/limits/memory_bytes")
+        .and_then(Value::as_u64)
+        .unwrap_or(64 << 20);
+    let bots = manifest
+        .get("bots")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    engine.sandbox_for_bots(workers, bots + extra, memory)
+}
+
+/// Refuse a sandbox whose engine settings are not the run's: its results would differ.
+pub(crate) fn check_engine(manifest: &Value, sandbox: &Sandbox) -> anyhow::Result<()> {
+    let engine = serde_json::to_value(sandbox.settings())?;
+    if manifest.get("engine") != Some(&engine) {
+        bail!(
+            "this koth's engine settings differ from the run's ({}); give the same \
+             --no-pooling choice as the run",
+            koth::games::run::differences(
+                manifest.get("engine").unwrap_or(&Value::Null),
+                &engine,
+                koth::games::run::DIFFERENCES_SHOWN
+            )
+            .join("; ")
+        );
+    }
+    Ok(())
+}
+
+/// Visit the game an archive's manifest names (`game`): a plugin game by its referee, loaded
+/// from `bots_dir` and checked against the manifest; else the built-in game.
+pub(crate) fn visit_archive_game<V: GameVisitor<Out = anyhow::Result<ExitCode>>>(
+    manifest: &Value,
+    game: &str,
+    sandbox: &Sandbox,
+    bots_dir: &Path,
+    visitor: V,
+) -> anyhow::Result<ExitCode> {
     if let Some(entry) = manifest.get("referee").filter(|r| !r.is_null()) {
         let entry: RefereeEntry =
             serde_json::from_value(entry.clone()).context("reading the manifest's referee")?;
-        let referee = super::play::load_referee(&sandbox, &args.bots.join(&entry.file), &entry)?;
-        return replay.visit(&RefereeGame::new(Arc::new(referee)));
+        let referee = super::play::load_referee(sandbox, &bots_dir.join(&entry.file), &entry)?;
+        return visitor.visit(&RefereeGame::new(Arc::new(referee)));
     }
-    games::with_game(&manifest, replay).with_context(|| {
+    games::with_game(manifest, visitor).with_context(|| {
         format!(
             "unknown game `{game}` (this koth knows {})",
             games::GAMES.join(", ")
@@ -175,19 +215,7 @@ impl GameVisitor for Replay<'_> {
                 digests.len()
             );
         }
-        let engine = serde_json::to_value(sandbox.settings())?;
-        if manifest_json.get("engine") != Some(&engine) {
-            bail!(
-                "this koth's engine settings differ from the run's ({}); give the same \
-                 --no-pooling choice as the run",
-                koth::games::run::differences(
-                    manifest_json.get("engine").unwrap_or(&Value::Null),
-                    &engine,
-                    koth::games::run::DIFFERENCES_SHOWN
-                )
-                .join("; ")
-            );
-        }
+        check_engine(&manifest_json, sandbox)?;
         let bots = load_bots(sandbox, &args.bots, &manifest)?;
         let select: Option<BTreeSet<usize>> = if args.all || args.sample >= total {
             None

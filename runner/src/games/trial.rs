@@ -53,12 +53,12 @@ pub enum TrialError {
 }
 
 /// A copy of the bot under another name (a game seats distinct players).
-struct Copy {
+struct Renamed {
     inner: Arc<dyn Player>,
     name: String,
 }
 
-impl Player for Copy {
+impl Player for Renamed {
     fn name(&self) -> &str {
         &self.name
     }
@@ -81,7 +81,7 @@ pub fn trial<G: Game>(
             if i == 0 {
                 bot.clone()
             } else {
-                Arc::new(Copy {
+                Arc::new(Renamed {
                     inner: bot.clone(),
                     name: format!("{}-{}", bot.name(), i + 1),
                 }) as Arc<dyn Player>

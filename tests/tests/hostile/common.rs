@@ -18,15 +18,9 @@ pub fn sandbox() -> Sandbox {
     Sandbox::new(SandboxOptions::default()).expect("create the sandbox")
 }
 
-/// Path of a hostile WAT source.
-pub fn wat_path(name: &str) -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/hostile")).join(format!("{name}.wat"))
-}
-
 /// The binary module of `tests/hostile/<name>.wat`.
 pub fn wat(name: &str) -> Vec<u8> {
-    let path = wat_path(name);
-    wat::parse_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    koth_tests::hostile_module(name)
 }
 
 /// Load `tests/hostile/<name>.wat` as a bot named `name`; it must load.
