@@ -44,6 +44,13 @@ enum BenchWhat {
     /// A running contest server (`koth serve`) under concurrent readers of its leaderboard
     /// and API, on loopback: latency p50 and p99.
     Serve(super::bench_serve::ServeBench),
+    /// A Coup tournament's play time by worker count (1, 2, 4, ... up to the cores), each run
+    /// a whole `koth coup` process, with its CPU time, page faults and context switches per
+    /// decision; every run's archive must be byte-identical.
+    Scale(super::bench_scale::ScaleBench),
+    /// An N-bot Coup ladder (distinct copies of the given modules) played into a match store,
+    /// then one more entry added and re-ranked: each phase's time and the disk each run adds.
+    Ladder(super::bench_scale::LadderBench),
 }
 
 #[derive(Args)]
@@ -96,6 +103,8 @@ pub(crate) fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         BenchWhat::Hostcalls(a) => hostcalls::run(a),
         BenchWhat::Python(a) => python::run(a),
         BenchWhat::Serve(a) => super::bench_serve::run(a),
+        BenchWhat::Scale(a) => super::bench_scale::scale(a),
+        BenchWhat::Ladder(a) => super::bench_scale::ladder(a),
     }
 }
 

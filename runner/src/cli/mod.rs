@@ -5,6 +5,7 @@ mod bench;
 mod bench_bank_heist;
 mod bench_euchre;
 mod bench_play;
+mod bench_scale;
 mod bench_serve;
 mod check;
 mod common;
