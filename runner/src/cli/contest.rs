@@ -34,6 +34,10 @@ enum ContestCommand {
         /// Rounds of each run (in each, every ordered pair of bots plays once).
         #[arg(long, default_value_t = 10)]
         rounds: u32,
+        /// A sampled ladder (as `koth coup --opponents M`): each bot meets M opponents a
+        /// round instead of every other bot, for ladders too big for a round robin.
+        #[arg(long, value_name = "M")]
+        opponents: Option<u32>,
         /// Seed of every run.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -162,6 +166,7 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
             dir,
             game: GameName::Coup,
             rounds,
+            opponents,
             seed,
             fuel,
             memory,
@@ -194,6 +199,14 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
                 max_bots_per_author,
                 max_versions_per_author_per_hour: max_versions_per_hour,
                 ..ContestConfig::coup(rounds, seed)
+            };
+            let config = ContestConfig {
+                game: koth::contest::config::GameConfig::Coup {
+                    rounds,
+                    paired: false,
+                    opponents,
+                },
+                ..config
             };
             let existed = dir.exists();
             let contest = Contest::init(&dir, config)?;

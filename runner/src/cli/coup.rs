@@ -29,6 +29,11 @@ pub(crate) struct CoupArgs {
     /// with the seats swapped, so the luck of the deal cancels (narrower rating intervals).
     #[arg(long)]
     paired: bool,
+    /// A sampled ladder, for ladders too big for a round robin: in each round every bot meets
+    /// M opponents (an even number), both seats against each, drawn from the seed and the
+    /// bots' names; a new bot adds only its own games, so `--reuse` replays little else.
+    #[arg(long, value_name = "M")]
+    opponents: Option<u32>,
     #[command(flatten)]
     common: TournamentArgs,
 }
@@ -36,6 +41,11 @@ pub(crate) struct CoupArgs {
 pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
     if args.bots.len() < 2 {
         bail!("a tournament needs at least two bots");
+    }
+    if let Some(m) = args.opponents {
+        if m == 0 || m % 2 == 1 {
+            bail!("--opponents must be an even number of at least 2 (each bot meets M/2 neighbours on either side of a ring drawn each round); got {m}");
+        }
     }
     let setup = args.common.setup(args.bots.len())?;
     let bots = common::load_bots(&setup.sandbox, &args.bots, "coup")?;
@@ -49,13 +59,18 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
             Scope::Tournament => ScratchScope::Tournament,
         },
         paired: args.paired,
+        opponents: args.opponents,
     };
     let out = args.common.out(&format!("coup-seed{}", opts.seed));
-    let total = tournament::schedule(bots.len(), opts.rounds).len();
+    let total = tournament::game_count(bots.len(), &opts);
     eprintln!(
-        "Coup: {} bots, {} rounds, {} games, seed {}, {} worker(s)",
+        "Coup: {} bots, {} rounds{}, {} games, seed {}, {} worker(s)",
         bots.len(),
         opts.rounds,
+        match opts.opponents {
+            Some(m) => format!(" of {m} opponents each"),
+            None => String::new(),
+        },
         total,
         opts.seed,
         setup.jobs

@@ -16,6 +16,10 @@ pub enum GameConfig {
         /// Paired (duplicate) deals.
         #[serde(default)]
         paired: bool,
+        /// A sampled ladder of this many opponents per bot per round (`koth coup
+        /// --opponents`); absent for the round robin.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        opponents: Option<u32>,
     },
 }
 
@@ -113,6 +117,7 @@ impl ContestConfig {
             game: GameConfig::Coup {
                 rounds,
                 paired: false,
+                opponents: None,
             },
             seed,
             fuel: Limits::default().fuel,
@@ -135,6 +140,13 @@ impl ContestConfig {
         match self.game {
             GameConfig::Coup { rounds, .. } if rounds == 0 || rounds > 1000 => {
                 return Err(format!("rounds {rounds} is out of range (1..=1000)"))
+            }
+            GameConfig::Coup {
+                opponents: Some(m), ..
+            } if m == 0 || m % 2 == 1 => {
+                return Err(format!(
+                    "opponents {m} must be an even number of at least 2"
+                ))
             }
             _ => {}
         }

@@ -61,7 +61,11 @@ pub fn match_count(contest: &Contest, bots: usize) -> usize {
 }
 
 fn coup_options(contest: &Contest) -> CoupOptions {
-    let GameConfig::Coup { rounds, paired } = contest.config.game;
+    let GameConfig::Coup {
+        rounds,
+        paired,
+        opponents,
+    } = contest.config.game;
     CoupOptions {
         rounds,
         seed: contest.config.seed,
@@ -69,6 +73,7 @@ fn coup_options(contest: &Contest) -> CoupOptions {
         vfs: VfsLimits::default(),
         scratch: ScratchScope::Game,
         paired,
+        opponents,
     }
 }
 

@@ -19,6 +19,7 @@ pub mod leaderboard;
 pub mod ratings;
 pub mod receipt;
 pub mod results;
+pub mod sample;
 pub mod scheduler;
 pub mod store;
 

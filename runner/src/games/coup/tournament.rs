@@ -46,6 +46,10 @@ pub struct CoupOptions {
     /// the same deck with the seats swapped, so the luck of the deal cancels out.
     #[serde(default)]
     pub paired: bool,
+    /// A sampled ladder: each bot meets this many opponents a round (even; both seats against
+    /// each), drawn by [`crate::tournament::sample`]; `None` is the round robin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponents: Option<u32>,
 }
 
 impl Default for CoupOptions {
@@ -57,6 +61,7 @@ impl Default for CoupOptions {
             vfs: VfsLimits::default(),
             scratch: ScratchScope::Game,
             paired: false,
+            opponents: None,
         }
     }
 }
@@ -94,6 +99,42 @@ pub fn schedule(bots: usize, rounds: u32) -> Vec<Pairing> {
         }
     }
     out
+}
+
+/// The schedule of `opts`: the round robin, or with `opts.opponents` the sampled ladder's
+/// pairs of each round, both seats of each, in the round robin's order.
+pub fn schedule_for(names: &[String], opts: &CoupOptions) -> Vec<Pairing> {
+    let Some(m) = opts.opponents else {
+        return schedule(names.len(), opts.rounds);
+    };
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    for round in 0..opts.rounds {
+        let partners =
+            crate::tournament::sample::ring_partners(opts.seed, round, &refs, (m / 2) as usize);
+        let mut game = 0;
+        for (a, list) in partners.iter().enumerate() {
+            for &b in list {
+                out.push(Pairing {
+                    index: out.len(),
+                    round,
+                    game,
+                    seats: [a, b],
+                });
+                game += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Games in the schedule of `opts` for `bots` bots.
+pub fn game_count(bots: usize, opts: &CoupOptions) -> usize {
+    let per_round = match opts.opponents {
+        None => bots * bots.saturating_sub(1),
+        Some(m) => 2 * crate::tournament::sample::ring_pair_count(bots, (m / 2) as usize),
+    };
+    per_round * opts.rounds as usize
 }
 
 /// A finished tournament.
@@ -317,7 +358,7 @@ impl crate::games::Game for Coup {
     }
 
     fn match_count(&self, bots: usize, opts: &CoupOptions) -> usize {
-        schedule(bots, opts.rounds).len()
+        game_count(bots, opts)
     }
 
     fn reuse_note(&self, opts: &CoupOptions) -> Option<String> {
@@ -338,7 +379,8 @@ impl crate::games::Game for Coup {
     ) -> Result<Vec<Option<Played>>, RunError> {
         let players: Vec<&dyn Player> = players.iter().map(|p| p.as_ref()).collect();
         let players = &players[..];
-        let pairings = schedule(players.len(), opts.rounds);
+        let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
+        let pairings = schedule_for(&names, opts);
         let mut last_game = vec![0; players.len()];
         for p in &pairings {
             for &b in &p.seats {
@@ -364,7 +406,7 @@ impl crate::games::Game for Coup {
         played: Vec<Played>,
         digests: Vec<String>,
     ) -> CoupTournament {
-        let pairings = schedule(names.len(), opts.rounds);
+        let pairings = schedule_for(&names, opts);
         let summaries: Vec<MatchSummary> = pairings
             .iter()
             .zip(&played)
