@@ -345,6 +345,29 @@ add(fence("\n".join(command(n).strip() for n in [
     "demo-coup", "demo-bank-heist", "demo-euchre", "demo-bank-heist-many",
     "report-coup", "report-bank-heist", "report-euchre", "report-bank-heist-many"]), "sh"))
 
+# --- scaling and ladders ----------------------------------------------------------------------
+add("## Every core, and ladders\n")
+add(
+    "`koth bench scale`: the demo's Coup tournament (the thirteen seed bots and the C bot) as "
+    "a separate `koth coup --jobs J` process for J = 1, 2, 4, ... up to the cores, with the "
+    "play time, its speed-up over one worker, and the CPU time, page faults and context "
+    "switches the kernel charged per decision (a cost that grows with J is something the "
+    "workers share). Every run's archive must be byte-identical.\n"
+)
+add(fence(command("scale"), "sh"))
+add(fence(raw("scale") or "not run"))
+add(
+    "`koth bench ladder`: a ladder of N entries (distinct copies of the same fourteen modules, "
+    "each with a custom section that gives it its own SHA-256) played into a `--reuse` store, "
+    "then one more entry added: what the new entry played, what it took from the store, each "
+    "phase and the disk. The second is a sampled ladder (`--opponents 10`), the format for "
+    "ladders too big for a round robin.\n"
+)
+add(fence(command("ladder"), "sh"))
+add(fence(raw("ladder") or "not run"))
+add(fence(command("ladder-sampled"), "sh"))
+add(fence(raw("ladder-sampled") or "not run"))
+
 # --- hostcalls ------------------------------------------------------------------------------
 add("## Host calls\n")
 add(

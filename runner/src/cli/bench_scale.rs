@@ -44,7 +44,8 @@ pub(crate) struct LadderBench {
     /// Worker threads [default: the number of cores].
     #[arg(long)]
     jobs: Option<usize>,
-    /// Keep the ladder's folders (bots, store, archives) here instead of a temporary folder.
+    /// Keep the ladder's folders (bots, compiled code, store, archives) here instead of a
+    /// temporary folder.
     #[arg(long, value_name = "DIR")]
     keep: Option<PathBuf>,
 }
@@ -122,6 +123,34 @@ impl ChildRun {
         })
     }
 
+    /// Every phase `--timings` printed, in order, but the whole command's line.
+    fn phases(&self) -> Vec<(String, f64)> {
+        let mut out = Vec::new();
+        let mut lines = self.stderr.lines().skip_while(|l| !l.starts_with("phases"));
+        lines.next();
+        for l in lines {
+            let t = l.trim_start();
+            if t.starts_with("whole command") || !l.starts_with("  ") {
+                break;
+            }
+            let Some(at) = t.find(|c: char| c.is_ascii_digit()) else {
+                continue;
+            };
+            let name = t[..at].trim_end();
+            if name.is_empty() || name.starts_with("of which") {
+                continue;
+            }
+            if let Some(secs) = t[at..]
+                .split_whitespace()
+                .next()
+                .and_then(|x| x.parse().ok())
+            {
+                out.push((name.to_string(), secs));
+            }
+        }
+        out
+    }
+
     /// `N games, M invocations in ...`: the games and decisions of the run.
     fn counts(&self) -> Option<(u64, u64)> {
         self.stdout.lines().find_map(|l| {
@@ -145,12 +174,17 @@ impl ChildRun {
     }
 }
 
-/// Run this koth with `args`; a failed command fails the bench with its stderr.
-fn koth(args: &[OsString]) -> anyhow::Result<ChildRun> {
+/// Run this koth with `args` (and its compiled-code cache in `cache`, where given); a failed
+/// command fails the bench with its stderr.
+fn koth(args: &[OsString], cache: Option<&Path>) -> anyhow::Result<ChildRun> {
     let exe = std::env::current_exe().context("finding the koth executable")?;
     let before = children_usage();
     let t = Instant::now();
-    let out = Command::new(&exe)
+    let mut cmd = Command::new(&exe);
+    if let Some(dir) = cache {
+        cmd.env("KOTH_CACHE_DIR", dir);
+    }
+    let out = cmd
         .args(args)
         .output()
         .with_context(|| format!("running {}", exe.display()))?;
@@ -233,7 +267,7 @@ pub(crate) fn scale(a: ScaleBench) -> anyhow::Result<ExitCode> {
         args.push(out.into());
         args.push("--timings".into());
         args.extend(a.bots.iter().map(OsString::from));
-        koth(&args)
+        koth(&args, None)
     };
     // One run first, not counted: it fills the compiled-code cache and the page cache.
     run(top, &tmp.path().join("warm"))?;
@@ -359,7 +393,9 @@ pub(crate) fn ladder(a: LadderBench) -> anyhow::Result<ExitCode> {
         args.push(out.into());
         args.push("--timings".into());
         args.extend(bots.iter().map(OsString::from));
-        koth(&args)
+        // The copies' compiled code stays in the ladder's folder: a thousand entries would
+        // otherwise leave gigabytes in the user's cache.
+        koth(&args, Some(&root.join("cache")))
     };
     let format = match a.opponents {
         Some(m) => format!("sampled, {m} opponents per bot per round"),
@@ -372,14 +408,6 @@ pub(crate) fn ladder(a: LadderBench) -> anyhow::Result<ExitCode> {
         a.rounds,
         cores()
     );
-    let phases = [
-        "load",
-        "play",
-        "journal sync",
-        "results, ratings",
-        "archive write",
-        "cleanup",
-    ];
     let show = |label: &str, r: &ChildRun, out: &Path, store_before: u64| {
         let (games, decisions) = r.counts().unwrap_or((0, 0));
         let (played, took) = r.reuse().unwrap_or((0, 0));
@@ -387,9 +415,10 @@ pub(crate) fn ladder(a: LadderBench) -> anyhow::Result<ExitCode> {
         println!(
             "  games {games} (played {played}, taken from the store {took}), decisions {decisions}"
         );
-        let line: Vec<String> = phases
+        let line: Vec<String> = r
+            .phases()
             .iter()
-            .filter_map(|p| r.phase(p).map(|s| format!("{p} {s:.2} s")))
+            .map(|(p, s)| format!("{p} {s:.2} s"))
             .collect();
         println!("  phases: {}", line.join(", "));
         let store_now = disk(&store);
@@ -454,6 +483,13 @@ mod tests {
         assert_eq!(r.phase("play"), Some(0.039));
         assert_eq!(r.phase("journal sync"), Some(0.001));
         assert_eq!(r.phase("load"), None);
+        assert_eq!(
+            r.phases(),
+            vec![
+                ("play".to_string(), 0.039),
+                ("journal sync".to_string(), 0.001)
+            ]
+        );
         assert_eq!(r.counts(), Some((364, 10909)));
         assert_eq!(r.reuse(), Some((12, 352)));
     }

@@ -239,21 +239,50 @@ impl Journal {
         self.busy_ns.fetch_add(spent, Ordering::Relaxed);
     }
 
+    /// Append match `index`'s record given as its JSON (`serde_json::to_vec` of the record,
+    /// as a match store keeps it): the same line [`Journal::append`] writes, without
+    /// serialising the record again.
+    pub fn append_json(&self, index: usize, json: &[u8]) {
+        let started = Instant::now();
+        let mut line = format!("{{\"match\":{index},\"record\":").into_bytes();
+        line.extend_from_slice(json);
+        self.write_line(index, line, Ok(()), super::receipt::digest_json(json));
+        let spent = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.busy_ns.fetch_add(spent, Ordering::Relaxed);
+    }
+
+    /// Count match `index` as done with this record digest, without writing it: a match a
+    /// run took from its store, which a resumed run takes from the store again. Its digest
+    /// still reaches the receipt through [`Journal::finish`].
+    pub fn note(&self, index: usize, digest: String) {
+        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        w.digests.insert(index, digest);
+    }
+
     fn append_line<R: Serialize>(&self, index: usize, record: &R) {
         // `{"match":N,"record":<the record's JSON>}`: the record's bytes are those its digest
         // is taken over, so the digest costs a hash and no second serialisation.
         let mut line = format!("{{\"match\":{index},\"record\":").into_bytes();
         let start = line.len();
-        let written = serde_json::to_writer(&mut line, record);
+        let written = serde_json::to_writer(&mut line, record).map_err(std::io::Error::from);
         let digest = super::receipt::digest_json(&line[start..]);
+        self.write_line(index, line, written, digest);
+    }
+
+    /// Close `line` (the record's JSON so far) and append it, unless serialising failed.
+    fn write_line(
+        &self,
+        index: usize,
+        mut line: Vec<u8>,
+        written: std::io::Result<()>,
+        digest: String,
+    ) {
         line.extend_from_slice(b"}\n");
         let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
         if w.error.is_some() {
             return;
         }
-        let written = written
-            .map_err(std::io::Error::from)
-            .and_then(|()| w.file.write_all(&line));
+        let written = written.and_then(|()| w.file.write_all(&line));
         if let Err(e) = written {
             w.error = Some(e);
             return;

@@ -136,19 +136,40 @@ where
         .collect();
     // Matches the store already holds are taken as they are (and journaled, so a shard's
     // journal is whole for the merge).
+    // They are read on the run's workers: a new entry in a 100-bot ladder takes 99,000
+    // records, and reading, parsing and journaling them one by one was most of its run.
     if let Some(reuse) = reuse.filter(|_| !shared) {
-        for i in (0..matches.len()).filter(selected) {
-            if done.contains_key(&i) {
-                continue;
+        let candidates: Vec<usize> = (0..matches.len())
+            .filter(selected)
+            .filter(|i| keys[*i].is_some() && !done.contains_key(i))
+            .collect();
+        let found = scheduler::run_jobs(
+            candidates.len(),
+            &[],
+            workers,
+            |j| {
+                let i = candidates[j];
+                let (record, json) = reuse.store.get_with_json::<F::Record>(&keys[i]?)?;
+                if let Some(journal) = journal {
+                    // A shard's journal is what the merge reads: it must hold every record.
+                    // A whole run's journal only lets a killed run resume, and a resumed run
+                    // takes these from the store again: writing them (a gigabyte for a new
+                    // entry in a 100-bot ladder) would only cost.
+                    if select.is_some() {
+                        journal.append_json(i, &json);
+                    } else {
+                        journal.note(i, receipt::digest_json(&json));
+                    }
+                }
+                reuse.took();
+                Some(record)
+            },
+            |_| {},
+        );
+        for (&i, record) in candidates.iter().zip(found) {
+            if let Some(record) = record {
+                done.insert(i, record);
             }
-            let Some(record) = keys[i].and_then(|k| reuse.store.get::<F::Record>(&k)) else {
-                continue;
-            };
-            if let Some(journal) = journal {
-                journal.append(i, &record);
-            }
-            reuse.took();
-            done.insert(i, record);
         }
     }
     let todo: Vec<usize> = (0..matches.len())
@@ -299,7 +320,7 @@ mod tests {
     }
 
     #[test]
-    fn a_run_plays_only_the_matches_its_store_lacks_and_journals_all() {
+    fn a_run_plays_only_the_matches_its_store_lacks_and_a_shard_journals_all() {
         let dir = tempfile::tempdir().unwrap();
         let st = store::Store::open(&dir.path().join("store")).unwrap();
         let bots = |n: usize, changed: usize| -> Vec<(String, String)> {
@@ -333,9 +354,37 @@ mod tests {
         assert_eq!(again, all);
         assert_eq!(f2.played.load(Ordering::SeqCst), 2);
         assert_eq!(second.reused.load(Ordering::SeqCst), 4);
+        // A whole run writes only what it played; every match's digest still reaches the
+        // receipt, the reused ones' taken from the store's bytes.
+        let digests = j.finish().unwrap();
+        let (_, journaled) = journal::read::<usize>(&path).unwrap();
+        assert_eq!(journaled.keys().copied().collect::<Vec<_>>(), vec![2, 3]);
+        let expect: BTreeMap<usize, String> = all
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (i, receipt::digest(&r.unwrap())))
+            .collect();
+        assert_eq!(digests, expect);
+        // A shard's journal is what the merge reads: it holds the reused matches whole.
+        let shard = store::Reuse::new(&st, [1; 32], bots(7, 3));
+        let path = dir.path().join("shard.jsonl");
+        let j = Journal::create(&path, &journal::Header::new(6, None)).unwrap();
+        let plan = RunPlan {
+            reuse: Some(&shard),
+            journal: Some(&j),
+            select: Some([0, 2, 4].into_iter().collect()),
+            ..RunPlan::all()
+        };
+        run(&squares(6, false), 2, &|_, _| {}, plan).unwrap();
         j.finish().unwrap();
         let (_, journaled) = journal::read::<usize>(&path).unwrap();
-        assert_eq!(journaled.len(), 6, "reused matches are journaled too");
+        assert_eq!(
+            journaled,
+            [0, 2, 4]
+                .into_iter()
+                .map(|i| (i, all[i].unwrap()))
+                .collect()
+        );
         // Another run identity shares nothing.
         let other = store::Reuse::new(&st, [2; 32], bots(7, 99));
         let f3 = squares(6, false);

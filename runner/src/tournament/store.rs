@@ -62,8 +62,16 @@ impl Store {
     /// The record kept under `key`, if there is one that reads back (a damaged file counts as
     /// none: the match is played again and the file replaced).
     pub fn get<R: DeserializeOwned>(&self, key: &[u8; 32]) -> Option<R> {
+        self.get_with_json(key).map(|(r, _)| r)
+    }
+
+    /// [`Store::get`], with the record's JSON as the file holds it: `serde_json::to_vec` of
+    /// the record, as [`Store::put`] wrote it, so its digest is the record's without
+    /// serialising it again.
+    pub fn get_with_json<R: DeserializeOwned>(&self, key: &[u8; 32]) -> Option<(R, Vec<u8>)> {
         let bytes = std::fs::read(self.path(key)).ok()?;
-        serde_json::from_slice(&bytes).ok()
+        let record = serde_json::from_slice(&bytes).ok()?;
+        Some((record, bytes))
     }
 
     /// Keep `record` under `key`.

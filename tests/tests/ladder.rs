@@ -1,0 +1,190 @@
+//! Ladders beyond the round robin, through the `koth` command:
+//!
+//! - `koth coup --opponents M`: every bot plays exactly M opponents a round, both seats, and
+//!   the archive verifies; an odd M is refused naming the option;
+//! - a new bot in a sampled ladder over `--reuse` plays only its own games (rounds × M × 2)
+//!   and the archive is byte-identical to the same ladder played from scratch;
+//! - `koth bench ladder` builds distinct copies, plays the ladder, adds an entry and reports
+//!   how many games the new entry played and took from the store;
+//! - `koth bench scale` checks that every worker count gives the same archive.
+
+use koth_tests::{koth_bin, wasm};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const BOTS: [&str; 9] = [
+    "calculator",
+    "taxman",
+    "statistician",
+    "solver",
+    "gambler",
+    "turncoat",
+    "lawyer",
+    "bandit",
+    "challenger",
+];
+
+/// Run koth with its compiled-code cache under `dir` (the benches' child commands inherit it).
+fn koth(dir: &Path, args: &[&std::ffi::OsStr]) -> (bool, String, String) {
+    let out = Command::new(koth_bin())
+        .env("KOTH_CACHE_DIR", dir.join("cache"))
+        .args(args)
+        .output()
+        .expect("run koth");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn coup(dir: &Path, bots: &[PathBuf], out: &str, extra: &[&str]) -> (bool, String, String) {
+    let mut args: Vec<std::ffi::OsString> = vec!["coup".into(), "--out".into()];
+    args.push(dir.join(out).into());
+    args.extend(extra.iter().map(Into::into));
+    args.extend(bots.iter().map(Into::into));
+    let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+    koth(dir, &refs)
+}
+
+fn results(dir: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(dir.join("results.json")).expect("results.json"))
+        .expect("results.json parses")
+}
+
+#[test]
+fn a_sampled_ladder_gives_every_bot_m_opponents_a_round_and_verifies() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let bots: Vec<PathBuf> = BOTS.iter().map(|b| wasm(b)).collect();
+    let (ok, _, err) = coup(
+        tmp.path(),
+        &bots,
+        "a",
+        &["--opponents", "4", "--rounds", "3"],
+    );
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("3 rounds of 4 opponents each, 108 games"),
+        "{err}"
+    );
+    let r = results(&tmp.path().join("a"));
+    for b in r["bots"].as_array().expect("bots") {
+        // 4 opponents, both seats, 3 rounds.
+        assert_eq!(b["games"], 24, "{b}");
+    }
+    let manifest: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(tmp.path().join("a/manifest.json")).expect("manifest"),
+    )
+    .expect("manifest parses");
+    assert_eq!(manifest["options"]["opponents"], 4, "{manifest}");
+    let dir = tmp.path().join("a");
+    let (ok, out, err) = koth(
+        tmp.path(),
+        &[
+            "verify".as_ref(),
+            dir.as_os_str(),
+            "--bots".as_ref(),
+            koth_tests::bots_dir().as_os_str(),
+            "--all".as_ref(),
+        ],
+    );
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("108 of 108 matches"), "{out}");
+    let (ok, _, err) = coup(tmp.path(), &bots, "b", &["--opponents", "3"]);
+    assert!(!ok);
+    assert!(err.contains("--opponents must be an even number"), "{err}");
+}
+
+#[test]
+fn a_new_bot_in_a_sampled_ladder_plays_only_its_own_games() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let bots: Vec<PathBuf> = BOTS.iter().map(|b| wasm(b)).collect();
+    let store = tmp.path().join("store");
+    let store = store.to_str().expect("utf-8 path");
+    let opts = ["--opponents", "4", "--rounds", "2", "--reuse", store];
+    let (ok, _, err) = coup(tmp.path(), &bots[..8], "before", &opts);
+    assert!(ok, "{err}");
+    let (ok, out, err) = coup(tmp.path(), &bots, "after", &opts);
+    assert!(ok, "{err}");
+    // The newcomer: 4 opponents, both seats, 2 rounds. Every other game of the 9-bot ladder
+    // (9 × 4 × 2 = 72 a run) was in the store.
+    assert!(
+        out.contains("Reuse: played 16 games and took 56 from"),
+        "{out}"
+    );
+    let (ok, _, err) = coup(
+        tmp.path(),
+        &bots,
+        "scratch",
+        &["--opponents", "4", "--rounds", "2"],
+    );
+    assert!(ok, "{err}");
+    for f in ["results.json", "invocations.jsonl", "matches.zip"] {
+        assert!(
+            std::fs::read(tmp.path().join("after").join(f)).expect("after")
+                == std::fs::read(tmp.path().join("scratch").join(f)).expect("scratch"),
+            "{f} differs between the reused and the fresh run"
+        );
+    }
+}
+
+#[test]
+fn bench_ladder_and_scale_report_what_the_new_entry_played() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let keep = tmp.path().join("ladder");
+    let (ok, out, err) = koth(
+        tmp.path(),
+        &[
+            "bench".as_ref(),
+            "ladder".as_ref(),
+            wasm("taxman").as_os_str(),
+            wasm("calculator").as_os_str(),
+            "--bots".as_ref(),
+            "4".as_ref(),
+            "--rounds".as_ref(),
+            "1".as_ref(),
+            "--jobs".as_ref(),
+            "2".as_ref(),
+            "--keep".as_ref(),
+            keep.as_os_str(),
+        ],
+    );
+    assert!(ok, "{out}{err}");
+    // Four entries: 12 games; the fifth adds 2 × 4 of its own and takes the 12.
+    assert!(
+        out.contains("games 12 (played 12, taken from the store 0)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("games 20 (played 8, taken from the store 12)"),
+        "{out}"
+    );
+    assert!(out.contains("phases: load "), "{out}");
+    // The copies are distinct files of the same code.
+    let a = std::fs::read(keep.join("bots/taxman_0000.wasm")).expect("copy 0");
+    let c = std::fs::read(keep.join("bots/taxman_0002.wasm")).expect("copy 2");
+    assert_ne!(a, c);
+    let (ok, out, err) = koth(
+        tmp.path(),
+        &[
+            "bench".as_ref(),
+            "scale".as_ref(),
+            wasm("taxman").as_os_str(),
+            wasm("calculator").as_os_str(),
+            wasm("solver").as_os_str(),
+            "--rounds".as_ref(),
+            "2".as_ref(),
+            "--max-jobs".as_ref(),
+            "2".as_ref(),
+        ],
+    );
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.contains("every run's archive is byte-identical"),
+        "{out}"
+    );
+    assert!(
+        out.lines().any(|l| l.trim_start().starts_with("2 |")),
+        "{out}"
+    );
+}
