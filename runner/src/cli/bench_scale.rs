@@ -61,7 +61,7 @@ struct Usage {
     involuntary_switches: u64,
 }
 
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 fn children_usage() -> Option<Usage> {
     // SAFETY: getrusage fills the struct it is given and reads nothing else.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
@@ -81,7 +81,7 @@ fn children_usage() -> Option<Usage> {
     })
 }
 
-#[cfg(not(unix))]
+#[cfg(not(target_os = "linux"))]
 fn children_usage() -> Option<Usage> {
     None
 }
