@@ -38,6 +38,20 @@ enum ContestCommand {
         /// round instead of every other bot, for ladders too big for a round robin.
         #[arg(long, value_name = "M")]
         opponents: Option<u32>,
+        /// Play each run as a Slurm job array of N tasks (`koth <game> --shard K/N` each,
+        /// submitted with sbatch, merged by the server): for ladders that outgrow one
+        /// machine. The contest folder must be on a filesystem every node shares.
+        #[arg(long, value_name = "N")]
+        slurm_shards: Option<u32>,
+        /// More sbatch options for those jobs (a partition, an account, a time limit); repeat
+        /// it for each.
+        #[arg(
+            long,
+            value_name = "ARG",
+            allow_hyphen_values = true,
+            requires = "slurm_shards"
+        )]
+        sbatch_arg: Vec<String>,
         /// Seed of every run.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -167,6 +181,8 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
             game: GameName::Coup,
             rounds,
             opponents,
+            slurm_shards,
+            sbatch_arg,
             seed,
             fuel,
             memory,
@@ -205,6 +221,13 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
                     rounds,
                     paired: false,
                     opponents,
+                },
+                executor: match slurm_shards {
+                    Some(shards) => koth::contest::config::Executor::Slurm {
+                        shards,
+                        sbatch_args: sbatch_arg,
+                    },
+                    None => koth::contest::config::Executor::Local,
                 },
                 ..config
             };

@@ -81,6 +81,36 @@ pub struct ContestConfig {
     /// (their leaderboard and receipt stay), then uploads are refused.
     #[serde(default = "default_max_disk_mib")]
     pub max_disk_mib: u64,
+    /// Where a run's matches are played: in the server's process (the default), or as a
+    /// Slurm job array.
+    #[serde(default, skip_serializing_if = "Executor::is_local")]
+    pub executor: Executor,
+}
+
+/// Where a contest's runs play their matches.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Executor {
+    /// On the server's own workers.
+    #[default]
+    Local,
+    /// As a Slurm job array of `shards` tasks, each `koth <game> ... --shard K/N` with the
+    /// contest's store and code cache (so the folder must be on a filesystem the nodes share),
+    /// submitted with `sbatch` and merged by the server when the array is done.
+    Slurm {
+        /// Tasks of the array: the run's matches are split into this many shards.
+        shards: u32,
+        /// More `sbatch` options (a partition, an account, a time limit).
+        #[serde(default)]
+        sbatch_args: Vec<String>,
+    },
+}
+
+impl Executor {
+    /// Whether runs play in the server's process.
+    pub fn is_local(&self) -> bool {
+        *self == Executor::Local
+    }
 }
 
 fn default_true() -> bool {
@@ -132,6 +162,7 @@ impl ContestConfig {
             check_seconds: default_check_seconds(),
             check_memory_mib: default_check_memory_mib(),
             max_disk_mib: default_max_disk_mib(),
+            executor: Executor::Local,
         }
     }
 
@@ -192,6 +223,13 @@ impl ContestConfig {
                 "max_disk_mib {} is out of range (at least 1)",
                 self.max_disk_mib
             ));
+        }
+        if let Executor::Slurm { shards, .. } = self.executor {
+            if shards == 0 || shards > 1000 {
+                return Err(format!(
+                    "executor.slurm.shards {shards} is out of range (1..=1000)"
+                ));
+            }
         }
         if let Some(file) = &self.validation_opponent {
             let path = std::path::Path::new(file);

@@ -19,6 +19,7 @@ pub mod config;
 pub mod db;
 pub mod disk;
 pub mod run;
+pub mod slurm;
 pub mod submit;
 pub mod worker;
 

@@ -2,8 +2,9 @@
 //! contest's store and its journal in the run's archive folder, so a run stopped by a crash or
 //! a kill carries on from its journal. The archive is what `koth <game> ... --reuse` writes.
 
+use super::config::Executor;
 use super::db::{self, MatchRow, Version};
-use super::{Contest, ContestError, GameConfig};
+use super::{slurm, Contest, ContestError, GameConfig};
 use crate::games::coup::tournament::{Coup, CoupOptions, ScratchScope};
 use crate::games::run::{self, Folder, Resume};
 use crate::games::{Finished, Game, Player};
@@ -103,9 +104,42 @@ pub fn execute(
             &versions,
             &sandbox,
             contest,
+            id,
             &out,
             progress,
         ),
+    }
+}
+
+/// The `koth` command of a run's game with its options, as a Slurm task runs it (without the
+/// bots, the store, the cache, the shard and the output folder).
+fn command_line(contest: &Contest) -> Vec<String> {
+    let c = &contest.config;
+    match c.game {
+        GameConfig::Coup {
+            rounds,
+            paired,
+            opponents,
+        } => {
+            let mut args = vec![
+                "coup".to_string(),
+                "--rounds".into(),
+                rounds.to_string(),
+                "--seed".into(),
+                c.seed.to_string(),
+                "--fuel".into(),
+                c.fuel.to_string(),
+                "--memory".into(),
+                c.memory_mib.to_string(),
+            ];
+            if paired {
+                args.push("--paired".into());
+            }
+            if let Some(m) = opponents {
+                args.extend(["--opponents".into(), m.to_string()]);
+            }
+            args
+        }
     }
 }
 
@@ -119,6 +153,7 @@ fn play<G: Game>(
     versions: &[Version],
     sandbox: &Sandbox,
     contest: &Contest,
+    id: i64,
     out: &Path,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(Outcome, Vec<MatchRow>), ContestError> {
@@ -131,24 +166,57 @@ fn play<G: Game>(
         journal,
         done,
     } = Folder::prepare(out, &manifest, &header, Resume::IfSame).map_err(failed)?;
-    let resumed = done.len();
-    let store = Store::open(&contest.store_dir()).map_err(failed)?;
-    let reuse = run::reuse(game, &store, &manifest);
-    let plan = RunPlan {
-        done,
-        select: None,
-        journal: Some(&journal),
-        reuse: Some(&reuse),
+    let (records, known, outcome) = match &contest.config.executor {
+        Executor::Local => {
+            let resumed = done.len();
+            let store = Store::open(&contest.store_dir()).map_err(failed)?;
+            let reuse = run::reuse(game, &store, &manifest);
+            let plan = RunPlan {
+                done,
+                select: None,
+                journal: Some(&journal),
+                reuse: Some(&reuse),
+            };
+            let players: Vec<Arc<dyn Player>> = bots
+                .iter()
+                .map(|b| Arc::clone(b) as Arc<dyn Player>)
+                .collect();
+            let workers = contest.config.workers();
+            let records = game
+                .play(&players, &manifest.options, workers, progress, plan)
+                .map_err(failed)?;
+            let known = journal.finish().map_err(failed)?;
+            let outcome = Outcome {
+                played: reuse.stored.load(Ordering::Relaxed),
+                reused: reuse.reused.load(Ordering::Relaxed),
+                resumed,
+            };
+            (records, known, outcome)
+        }
+        Executor::Slurm {
+            shards,
+            sbatch_args,
+        } => {
+            // The tasks keep their own journals; this run's stays empty.
+            journal.finish().map_err(failed)?;
+            let played = slurm::play::<G::Record>(
+                contest,
+                id,
+                versions,
+                &command_line(contest),
+                total,
+                *shards,
+                sbatch_args,
+                progress,
+            )?;
+            let outcome = Outcome {
+                played: played.played,
+                reused: played.reused,
+                resumed: 0,
+            };
+            (played.records, Default::default(), outcome)
+        }
     };
-    let players: Vec<Arc<dyn Player>> = bots
-        .iter()
-        .map(|b| Arc::clone(b) as Arc<dyn Player>)
-        .collect();
-    let workers = contest.config.workers();
-    let records = game
-        .play(&players, &manifest.options, workers, progress, plan)
-        .map_err(failed)?;
-    let known = journal.finish().map_err(failed)?;
     let names: Vec<String> = bots.iter().map(|b| b.name().to_string()).collect();
     let run = run::conclude(
         game,
@@ -189,14 +257,10 @@ fn play<G: Game>(
                 .collect(),
         })
         .collect();
-    Ok((
-        Outcome {
-            played: reuse.stored.load(Ordering::Relaxed),
-            reused: reuse.reused.load(Ordering::Relaxed),
-            resumed,
-        },
-        rows,
-    ))
+    if !contest.config.executor.is_local() {
+        slurm::clean(contest, id);
+    }
+    Ok((outcome, rows))
 }
 
 /// Mark a finished run in the database.

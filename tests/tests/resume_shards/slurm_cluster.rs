@@ -139,6 +139,13 @@ impl Cluster {
         }
     }
 
+    /// `slurm.conf`: what a program that calls Slurm itself (`koth serve`) needs as
+    /// `SLURM_CONF` to use this cluster.
+    #[allow(dead_code)]
+    pub fn conf(&self) -> &Path {
+        &self.conf
+    }
+
     /// A Slurm command for this cluster (`SLURM_CONF` set, no inherited Slurm options).
     pub fn command(&self, program_name: &str) -> Command {
         let mut c = Command::new(program(program_name).unwrap_or_else(|| program_name.into()));

@@ -24,8 +24,19 @@ impl Server {
 
     /// As [`Server::start`], with more `koth serve` options (its limits).
     pub fn start_with(dir: &Path, stderr: &Path, options: &[&str]) -> Server {
+        Server::start_env(dir, stderr, options, &[])
+    }
+
+    /// As [`Server::start_with`], with these environment variables set for the server.
+    pub fn start_env(
+        dir: &Path,
+        stderr: &Path,
+        options: &[&str],
+        env: &[(&str, &std::ffi::OsStr)],
+    ) -> Server {
         let err = std::fs::File::create(stderr).unwrap();
         let mut child = Command::new(koth_tests::koth_bin())
+            .envs(env.iter().map(|(k, v)| (*k, *v)))
             .arg("serve")
             .arg(dir)
             .args(["--listen", "127.0.0.1:0"])

@@ -1,0 +1,178 @@
+//! A contest whose runs play on Slurm (`koth contest init --slurm-shards N`), on the real
+//! one-node cluster the shard recipe's test starts: `koth serve` submits each run as a job
+//! array of shards with the contest's store, waits for it, merges the shards into the run's
+//! archive, and the leaderboard, the runs' counts and the exported archive are what a run on
+//! the server's own workers gives (the export verifies, every match re-played).
+
+#[path = "serve_support/mod.rs"]
+mod serve_support;
+#[allow(dead_code)]
+#[path = "resume_shards/slurm_cluster.rs"]
+mod slurm_cluster;
+
+use serve_support::{author, contest, koth, seed_bot, Server};
+
+#[test]
+#[cfg_attr(
+    koth_skip_slurm,
+    ignore = "SKIPPED: a_contest_on_slurm_plays_each_run_as_a_job_array: Slurm unavailable (see target/koth-skip-slurm)"
+)]
+fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
+    let cluster = match slurm_cluster::Cluster::start() {
+        Ok(cluster) => cluster,
+        Err(why) => {
+            println!("SKIPPED: a_contest_on_slurm_plays_each_run_as_a_job_array: Slurm cannot start here: {why}");
+            eprintln!("SKIPPED: a_contest_on_slurm_plays_each_run_as_a_job_array: Slurm cannot start here: {why}");
+            return;
+        }
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = contest(
+        tmp.path(),
+        &["--rounds", "2", "--seed", "5", "--slurm-shards", "3"],
+    );
+    let config = std::fs::read_to_string(dir.join("contest.json")).unwrap();
+    assert!(config.contains("\"slurm\""), "{config}");
+    let alice = author(&dir, "alice");
+    let bob = author(&dir, "bob");
+    let stderr = tmp.path().join("stderr");
+    let server = Server::start_env(
+        &dir,
+        &stderr,
+        &[],
+        &[("SLURM_CONF", cluster.conf().as_os_str())],
+    );
+    let upload = |name: &str, token: &str, bot: &str| {
+        let (code, body) = server.upload(name, Some(token), &format!("{bot}.wasm"), &seed_bot(bot));
+        assert_eq!(code, 201, "{name}: {body}");
+    };
+    upload("tax", &alice, "taxman");
+    upload("law", &bob, "lawyer");
+    let said = || std::fs::read_to_string(&stderr).unwrap_or_default();
+    let first = server.settle(1);
+    upload("rnd", &bob, "random");
+    let s = server.settle(2);
+    let runs = server.json("/api/runs");
+    let runs = runs.as_array().unwrap();
+    assert!(
+        runs.iter().all(|r| r["state"] == "done"),
+        "{runs:?}\n{}\n{}",
+        said(),
+        cluster.logs()
+    );
+    // The newest run: 3 bots, 2 rounds, 12 games, of which tax and law's 4 come from the
+    // store the first run's shards filled.
+    let newest = &runs[0];
+    assert_eq!(newest["id"], s["latest_done"], "{runs:?}");
+    assert_eq!(newest["total"], 12, "{newest}");
+    assert_eq!(newest["played"], 8, "{newest}");
+    assert_eq!(newest["reused"], 4, "{newest}");
+    assert_ne!(first["latest_done"], s["latest_done"]);
+    let board = server.json("/api/leaderboard");
+    assert_eq!(board["bots"].as_array().unwrap().len(), 3, "{board}");
+    // Both runs were job arrays on the cluster, every task of them completed there.
+    let jobs: Vec<String> = said()
+        .lines()
+        .filter_map(|l| l.split("Slurm job ").nth(1))
+        .filter_map(|rest| rest.split(',').next())
+        .map(str::to_string)
+        .collect();
+    assert_eq!(jobs.len(), 2, "{}", said());
+    for job in &jobs {
+        let tasks = cluster.jobs(job);
+        assert_eq!(tasks.len(), 3, "job {job}: {tasks:?}");
+        for t in &tasks {
+            assert_eq!(
+                t.get("JobState").map(String::as_str),
+                Some("COMPLETED"),
+                "{t:?}"
+            );
+        }
+    }
+    // Each run's Slurm folder (bots, script, task logs, shards) went once its archive was
+    // written; the archive is an ordinary one.
+    let slurm = dir.join("slurm");
+    assert_eq!(
+        std::fs::read_dir(&slurm).map_or(0, |d| d.count()),
+        0,
+        "{}",
+        slurm.display()
+    );
+    let export = tmp.path().join("export");
+    koth(&[
+        "contest",
+        "export",
+        dir.to_str().unwrap(),
+        "--out",
+        export.to_str().unwrap(),
+    ]);
+    let verified = koth(&[
+        "verify",
+        export.to_str().unwrap(),
+        "--bots",
+        export.join("bots").to_str().unwrap(),
+        "--all",
+    ]);
+    assert!(verified.contains("12 of 12 matches"), "{verified}");
+    // The same ladder on the server's own workers gives the same leaderboard.
+    let local_tmp = tempfile::tempdir().unwrap();
+    let local = contest(local_tmp.path(), &["--rounds", "2", "--seed", "5"]);
+    let (a, b) = (author(&local, "alice"), author(&local, "bob"));
+    let local_server = Server::start(&local, &local_tmp.path().join("stderr"));
+    for (name, token, bot) in [
+        ("tax", &a, "taxman"),
+        ("law", &b, "lawyer"),
+        ("rnd", &b, "random"),
+    ] {
+        let (code, body) = local_server.upload(
+            name,
+            Some(token.as_str()),
+            &format!("{bot}.wasm"),
+            &seed_bot(bot),
+        );
+        assert_eq!(code, 201, "{body}");
+    }
+    local_server.settle(1);
+    let local_board = local_server.json("/api/leaderboard");
+    assert_eq!(local_board["bots"], board["bots"]);
+    drop(server);
+    // A job Slurm refuses (a partition it does not have) fails the run with sbatch's reason.
+    let bad_tmp = tempfile::tempdir().unwrap();
+    let bad = contest(
+        bad_tmp.path(),
+        &[
+            "--rounds",
+            "1",
+            "--slurm-shards",
+            "2",
+            "--sbatch-arg=--partition=nowhere",
+        ],
+    );
+    let (a, b) = (author(&bad, "alice"), author(&bad, "bob"));
+    let bad_server = Server::start_env(
+        &bad,
+        &bad_tmp.path().join("stderr"),
+        &[],
+        &[("SLURM_CONF", cluster.conf().as_os_str())],
+    );
+    for (name, token, bot) in [("tax", &a, "taxman"), ("law", &b, "lawyer")] {
+        let (code, body) = bad_server.upload(
+            name,
+            Some(token.as_str()),
+            &format!("{bot}.wasm"),
+            &seed_bot(bot),
+        );
+        assert_eq!(code, 201, "{body}");
+    }
+    bad_server.settle(1);
+    let runs = bad_server.json("/api/runs");
+    let run = &runs[0];
+    assert_eq!(run["state"], "failed", "{runs}");
+    let error = run["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("sbatch") && error.contains("nowhere"),
+        "{error}"
+    );
+    drop(bad_server);
+    drop(cluster);
+}
