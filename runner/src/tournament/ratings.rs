@@ -151,21 +151,36 @@ fn fit_with(
 ) -> Vec<f64> {
     // wins[i], and the comparisons between each two bots that met (weights summed).
     let mut wins = vec![0.0; n];
-    let mut met: Vec<(usize, usize, f64)> = Vec::new();
-    for &m in matches {
-        for c in &per_match[m] {
-            wins[c.winner] += c.w;
-            met.push((c.winner.min(c.loser), c.winner.max(c.loser), c.w));
-        }
-    }
-    // Each pair's weights summed in match order (a stable sort keeps it), pairs in (i, j)
-    // order: the sums an n × n table gave, without the table a large ladder cannot hold.
-    met.sort_by_key(|&(a, b, _)| (a, b));
     let mut pairs: Vec<(usize, usize, f64)> = Vec::new();
-    for (a, b, w) in met {
-        match pairs.last_mut() {
-            Some(last) if (last.0, last.1) == (a, b) => last.2 += w,
-            _ => pairs.push((a, b, 0.0 + w)),
+    if dense {
+        let mut games = vec![0.0; n * n];
+        for &m in matches {
+            for c in &per_match[m] {
+                wins[c.winner] += c.w;
+                let (a, b) = (c.winner.min(c.loser), c.winner.max(c.loser));
+                games[a * n + b] += c.w;
+            }
+        }
+        pairs = (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .map(|(i, j)| (i, j, games[i * n + j]))
+            .collect();
+    } else {
+        // Each pair's weights summed in match order (a stable sort keeps it), pairs in (i, j)
+        // order: the sums an n × n table gives, without the table a large ladder cannot hold.
+        let mut met: Vec<(usize, usize, f64)> = Vec::new();
+        for &m in matches {
+            for c in &per_match[m] {
+                wins[c.winner] += c.w;
+                met.push((c.winner.min(c.loser), c.winner.max(c.loser), c.w));
+            }
+        }
+        met.sort_by_key(|&(a, b, _)| (a, b));
+        for (a, b, w) in met {
+            match pairs.last_mut() {
+                Some(last) if (last.0, last.1) == (a, b) => last.2 += w,
+                _ => pairs.push((a, b, w)),
+            }
         }
     }
     pairs.retain(|&(_, _, g)| g > 0.0);
