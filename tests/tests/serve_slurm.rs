@@ -174,5 +174,80 @@ fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
         "{error}"
     );
     drop(bad_server);
+    // A server killed while its job waits in Slurm's queue (held back a minute by `--begin`) waits
+    // for that job when it starts again, rather than submit the run a second time.
+    let kill_tmp = tempfile::tempdir().unwrap();
+    let killed = contest(
+        kill_tmp.path(),
+        &[
+            "--rounds",
+            "2",
+            "--slurm-shards",
+            "2",
+            "--sbatch-arg=--begin=now+60",
+        ],
+    );
+    let (a, b) = (author(&killed, "alice"), author(&killed, "bob"));
+    let env = [("SLURM_CONF", cluster.conf().as_os_str())];
+    let first_log = kill_tmp.path().join("stderr1");
+    let first = Server::start_env(&killed, &first_log, &[], &env);
+    for (name, token, bot) in [("tax", &a, "taxman"), ("law", &b, "lawyer")] {
+        let (code, body) = first.upload(
+            name,
+            Some(token.as_str()),
+            &format!("{bot}.wasm"),
+            &seed_bot(bot),
+        );
+        assert_eq!(code, 201, "{body}");
+    }
+    let job_of = |log: &std::path::Path| {
+        std::fs::read_to_string(log)
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| {
+                l.split("Slurm job ")
+                    .nth(1)?
+                    .split(',')
+                    .next()
+                    .map(String::from)
+            })
+    };
+    let job = cluster.wait(
+        "the run's job to be submitted",
+        std::time::Duration::from_secs(120),
+        || {
+            job_of(&first_log)
+                .ok_or_else(|| std::fs::read_to_string(&first_log).unwrap_or_default())
+        },
+    );
+    first.kill();
+    let second_log = kill_tmp.path().join("stderr2");
+    let second = Server::start_env(&killed, &second_log, &[], &env);
+    let waited = cluster.wait(
+        "the restarted server to take the job up",
+        std::time::Duration::from_secs(120),
+        || {
+            job_of(&second_log)
+                .ok_or_else(|| std::fs::read_to_string(&second_log).unwrap_or_default())
+        },
+    );
+    assert_eq!(waited, job, "the same job, waited for");
+    // The server waits for it: let it start now rather than at its begin time.
+    cluster.ok(
+        "scontrol",
+        &["update", &format!("JobId={job}"), "StartTime=now"],
+    );
+    second.settle(1);
+    let runs = second.json("/api/runs");
+    assert_eq!(runs[0]["state"], "done", "{runs}");
+    assert_eq!(runs[0]["played"], 4, "{runs}");
+    assert_eq!(
+        job_of(&second_log).as_deref(),
+        Some(job.as_str()),
+        "the same job, waited for"
+    );
+    let tasks = cluster.jobs(&job);
+    assert_eq!(tasks.len(), 2, "{tasks:?}");
+    drop(second);
     drop(cluster);
 }
