@@ -272,7 +272,7 @@ pub(crate) fn scale(a: ScaleBench) -> anyhow::Result<ExitCode> {
     // One run first, not counted: it fills the compiled-code cache and the page cache.
     run(top, &tmp.path().join("warm"))?;
     println!(
-        "koth coup, {} bots, {} rounds, on {} cores; each run a separate `koth coup --jobs J` process",
+        "Coup, {} bots, {} rounds, on {} cores; each run a separate `koth coup --jobs J` process",
         a.bots.len(),
         a.rounds,
         cores()
@@ -402,7 +402,7 @@ pub(crate) fn ladder(a: LadderBench) -> anyhow::Result<ExitCode> {
         None => "round robin".into(),
     };
     println!(
-        "koth coup ladder: {} entries copied from {} modules, {} rounds, {format}, --jobs {jobs} on {} cores",
+        "Coup ladder: {} entries copied from {} modules, {} rounds, {format}, --jobs {jobs} on {} cores",
         a.entries,
         modules.len(),
         a.rounds,
