@@ -4,6 +4,7 @@
 //!   the archive verifies; an odd M is refused naming the option;
 //! - a new bot in a sampled ladder over `--reuse` plays only its own games (rounds × M × 2)
 //!   and the archive is byte-identical to the same ladder played from scratch;
+//! - `koth play REF --format ordered-pairs --opponents M` samples a referee's game alike;
 //! - `koth bench ladder` builds distinct copies, plays the ladder, adds an entry and reports
 //!   how many games the new entry played and took from the store;
 //! - `koth bench scale` checks that every worker count gives the same archive.
@@ -126,6 +127,63 @@ fn a_new_bot_in_a_sampled_ladder_plays_only_its_own_games() {
             "{f} differs between the reused and the fresh run"
         );
     }
+}
+
+#[test]
+fn a_referee_s_ordered_pairs_are_sampled_alike() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let out = tmp.path().join("play");
+    let mut args: Vec<std::ffi::OsString> = vec!["play".into(), wasm("hostile_referee").into()];
+    args.extend(
+        [
+            "taxman",
+            "lawyer",
+            "random",
+            "calculator",
+            "solver",
+            "bandit",
+        ]
+        .map(|b| wasm(b).into_os_string()),
+    );
+    args.extend(
+        [
+            "--format",
+            "ordered-pairs",
+            "--opponents",
+            "2",
+            "--rounds",
+            "2",
+            "--out",
+        ]
+        .map(Into::into),
+    );
+    args.push(out.clone().into());
+    let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+    let (ok, stdout, err) = koth(tmp.path(), &refs);
+    assert!(ok, "{err}");
+    // 6 bots, 2 opponents each, both seats, 2 rounds.
+    assert!(stdout.contains("24 games"), "{stdout}");
+    for b in results(&out)["bots"].as_array().expect("bots") {
+        assert_eq!(b["games"], 8, "{b}");
+    }
+    let (ok, said, err) = koth(
+        tmp.path(),
+        &[
+            "verify".as_ref(),
+            out.as_os_str(),
+            "--bots".as_ref(),
+            koth_tests::bots_dir().as_os_str(),
+            "--all".as_ref(),
+        ],
+    );
+    assert!(ok, "{said}{err}");
+    assert!(said.contains("24 of 24 matches"), "{said}");
+    // Tables are not sampled.
+    let mut tables = refs.clone();
+    tables[9] = "tables".as_ref();
+    let (ok, _, err) = koth(tmp.path(), &tables);
+    assert!(!ok);
+    assert!(err.contains("--opponents samples ordered pairs"), "{err}");
 }
 
 #[test]

@@ -38,6 +38,10 @@ pub(crate) struct PlayArgs {
     /// so the luck of the deal cancels out (where the referee supports it).
     #[arg(long)]
     paired: bool,
+    /// A sampled ladder (ordered pairs only): in each round every bot meets M opponents (an
+    /// even number), both seats against each, drawn from the seed and the bots' names.
+    #[arg(long, value_name = "M")]
+    opponents: Option<u32>,
     /// One of the referee's options, NAME=VALUE (repeat it; `koth check REFEREE.wasm` lists
     /// them).
     #[arg(long = "opt", value_name = "NAME=VALUE")]
@@ -169,16 +173,19 @@ pub(crate) fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
         args.paired,
         &args.opts,
     )?;
-    let opts = RefereeOptions::new(
-        &d,
-        format,
-        rounds,
-        partners,
-        args.paired,
-        values,
-        args.common.seed,
-        setup.limits,
-    );
+    let opts = RefereeOptions {
+        opponents: args.opponents,
+        ..RefereeOptions::new(
+            &d,
+            format,
+            rounds,
+            partners,
+            args.paired,
+            values,
+            args.common.seed,
+            setup.limits,
+        )
+    };
     let total = schedule::count(&opts, args.bots.len())
         .with_context(|| format!("{} cannot be played with these bots", d.name))?;
     let bots = common::load_bots(&setup.sandbox, &args.bots, &d.name)?;

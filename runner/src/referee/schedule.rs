@@ -99,6 +99,17 @@ fn sides(o: &RefereeOptions, bots: usize) -> Result<Sides, ScheduleError> {
     if sides.random && bots != seats {
         return Err(ScheduleError::RandomNeedsSeats { seats, have: bots });
     }
+    if o.opponents.is_some() && o.format != FormatName::OrderedPairs {
+        return Err(ScheduleError::Unsupported(format!(
+            "--opponents samples ordered pairs; this run's format is {}",
+            o.format
+        )));
+    }
+    if o.opponents.is_some_and(|m| m == 0 || m % 2 == 1) {
+        return Err(ScheduleError::Unsupported(
+            "--opponents must be an even number of at least 2".into(),
+        ));
+    }
     if o.format == FormatName::OrderedPairs && sides.k != 2 {
         return Err(ScheduleError::Unsupported(
             "ordered-pairs needs two seats or two teams of copies".into(),
@@ -152,7 +163,10 @@ fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
 pub fn count(o: &RefereeOptions, bots: usize) -> Result<usize, ScheduleError> {
     let s = sides(o, bots)?;
     let per_round = match o.format {
-        FormatName::OrderedPairs => bots * (bots - 1),
+        FormatName::OrderedPairs => match o.opponents {
+            Some(m) => 2 * crate::tournament::sample::ring_pair_count(bots, (m / 2) as usize),
+            None => bots * (bots - 1),
+        },
         FormatName::Tables => binomial(bots, s.k),
         FormatName::AllPlayAll => 1,
     };
@@ -188,6 +202,7 @@ pub fn schedule(o: &RefereeOptions, names: &[String]) -> Result<Vec<Fixture>, Sc
         FormatName::AllPlayAll => vec![by_name((0..names.len()).collect())],
     };
     let mut out = Vec::with_capacity(groups.len() * o.rounds as usize);
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     for round in 0..o.rounds {
         // Paired: the k rounds of a group deal alike and rotate the seats.
         let (deal, turn) = if o.paired {
@@ -195,7 +210,24 @@ pub fn schedule(o: &RefereeOptions, names: &[String]) -> Result<Vec<Fixture>, Sc
         } else {
             (round, 0)
         };
-        for group in &groups {
+        // A sampled ladder draws its pairs for each deal (so paired rounds share them), both
+        // orders of each, in the order every pair would have.
+        let sampled: Vec<Vec<usize>> = match o.opponents {
+            Some(m) => {
+                crate::tournament::sample::ring_partners(o.seed, deal, &refs, (m / 2) as usize)
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(a, bs)| bs.iter().map(move |&b| vec![a, b]))
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        let groups = if o.opponents.is_some() {
+            &sampled
+        } else {
+            &groups
+        };
+        for group in groups {
             let ids: Vec<&[u8]> = group.iter().map(|&b| names[b].as_bytes()).collect();
             let seed = crate::seed::derive_named(
                 o.seed,
@@ -301,6 +333,7 @@ mod tests {
             seed: 7,
             limits: Limits::default(),
             directory: None,
+            opponents: None,
         }
     }
 
@@ -451,5 +484,32 @@ mod tests {
                 have: 2
             }
         );
+    }
+
+    #[test]
+    fn a_sampled_ladder_gives_each_bot_m_opponents_in_both_seats() {
+        let mut o = opts(SeatCount::Fixed(2), vec![], FormatName::OrderedPairs);
+        o.opponents = Some(4);
+        let all: Vec<String> = (0..12).map(|i| format!("b{i}")).collect();
+        let s = schedule(&o, &all).unwrap();
+        assert_eq!(s.len(), count(&o, 12).unwrap());
+        assert_eq!(s.len(), 2 * 12 * 4);
+        for round in 0..2 {
+            for bot in 0..12 {
+                let first = s.iter().filter(|f| f.round == round && f.seats[0] == bot);
+                let second = s.iter().filter(|f| f.round == round && f.seats[1] == bot);
+                assert_eq!(
+                    (first.count(), second.count()),
+                    (4, 4),
+                    "bot {bot}, round {round}"
+                );
+            }
+        }
+        // Tables cannot be sampled this way, and M must be even.
+        let mut t = opts(SeatCount::Fixed(2), vec![], FormatName::Tables);
+        t.opponents = Some(4);
+        assert!(schedule(&t, &all).is_err());
+        o.opponents = Some(3);
+        assert!(schedule(&o, &all).is_err());
     }
 }

@@ -157,6 +157,10 @@ pub struct RefereeOptions {
     pub limits: Limits,
     /// Each seat's directory quotas, or `None`: no directory.
     pub directory: Option<VfsLimits>,
+    /// A sampled ladder (ordered pairs only): each bot meets this many opponents a round,
+    /// drawn by [`crate::tournament::sample`]; `None` plays every pair.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub opponents: Option<u32>,
 }
 
 impl RefereeOptions {
@@ -189,6 +193,7 @@ impl RefereeOptions {
                 max_nodes: q.nodes,
                 ..VfsLimits::default()
             }),
+            opponents: None,
         }
     }
 }
