@@ -173,6 +173,14 @@ fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
         error.contains("sbatch") && error.contains("nowhere"),
         "{error}"
     );
+    // A failed run keeps its script (and logs) for a look, not its bots or shards.
+    let failed_run = bad.join(format!("slurm/{}", run["id"]));
+    assert!(
+        failed_run.join("shards.sbatch").is_file(),
+        "{}",
+        failed_run.display()
+    );
+    assert!(!failed_run.join("bots").exists());
     drop(bad_server);
     // A server killed while its job waits in Slurm's queue (held back a minute by `--begin`) waits
     // for that job when it starts again, rather than submit the run a second time.

@@ -79,6 +79,7 @@ pub(crate) fn run(args: BankHeistArgs) -> anyhow::Result<ExitCode> {
     );
     common::play(
         common::Run {
+            then_exits: true,
             game: &BankHeist,
             referee: None,
             unit: "tournaments",

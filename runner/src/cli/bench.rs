@@ -384,6 +384,7 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
     );
     whole_command(
         Run {
+            then_exits: false,
             game: &tournament::Coup,
             referee: None,
             unit: "games",
@@ -458,6 +459,7 @@ where
     for folder in ["an empty --out", "an --out holding the previous archive"] {
         setup.phases = Phases::new();
         let again = Run {
+            then_exits: false,
             game: run.game,
             referee: run.referee.clone(),
             unit: run.unit,

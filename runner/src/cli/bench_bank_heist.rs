@@ -110,6 +110,7 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
     );
     super::bench::whole_command(
         Run {
+            then_exits: false,
             game: &format::BankHeist,
             referee: None,
             unit: "tournaments",

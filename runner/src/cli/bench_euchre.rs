@@ -153,6 +153,7 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
     );
     print!("{}", koth_run.leaderboard.render());
     let run = Run {
+        then_exits: false,
         game: &game,
         referee: None,
         unit: "games",

@@ -139,6 +139,7 @@ pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
     println!("the plugin's whole command (koth play):");
     super::bench::whole_command(
         Run {
+            then_exits: false,
             game: &plugin,
             referee: Some(entry),
             unit: "games",

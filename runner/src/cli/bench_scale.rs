@@ -348,6 +348,10 @@ pub(crate) fn ladder(a: LadderBench) -> anyhow::Result<ExitCode> {
         .tempdir()?;
     let root = match &a.keep {
         Some(dir) => {
+            // An earlier ladder's store would make the first run a re-rank, not a ladder.
+            if std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some()) {
+                bail!("--keep {}: the folder is not empty", dir.display());
+            }
             std::fs::create_dir_all(dir).with_context(|| format!("--keep {}", dir.display()))?;
             dir.clone()
         }

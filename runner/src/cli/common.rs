@@ -195,6 +195,9 @@ pub(crate) struct Run<'a, G> {
     pub(crate) referee: Option<RefereeEntry>,
     /// What a match is called in messages (`games`, `tournaments`).
     pub(crate) unit: &'a str,
+    /// The process ends after this run (a tournament command), so its records need not be
+    /// freed; a bench that plays several runs in one process says false.
+    pub(crate) then_exits: bool,
 }
 
 /// Play a game's tournament as the options say (whole, resumed from its journal, or one
@@ -212,6 +215,7 @@ pub(crate) fn play<G: Game>(
         game,
         referee,
         unit,
+        then_exits,
     } = run;
     let phases = &setup.phases;
     phases.mark("load");
@@ -342,9 +346,11 @@ pub(crate) fn play<G: Game>(
     if args.timings {
         eprint!("{}", phases.render());
     }
-    // The command ends here: freeing the run's records one by one (gigabytes in a 100-bot
-    // ladder, 1.3 s of the whole) would only delay the exit.
-    std::mem::forget(run);
+    if then_exits {
+        // The command ends here: freeing the run's records one by one (gigabytes in a
+        // 100-bot ladder, 1.3 s of the whole) would only delay the exit.
+        std::mem::forget(run);
+    }
     Ok(code)
 }
 

@@ -77,6 +77,7 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
     );
     common::play(
         common::Run {
+            then_exits: true,
             game: &Coup,
             referee: None,
             unit: "games",

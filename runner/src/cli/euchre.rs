@@ -85,6 +85,7 @@ pub(crate) fn run(args: EuchreArgs) -> anyhow::Result<ExitCode> {
     );
     common::play(
         common::Run {
+            then_exits: true,
             game: &euchre::game(),
             referee: None,
             unit: "games",

@@ -204,6 +204,7 @@ pub(crate) fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let game = RefereeGame::new(Arc::new(referee) as Arc<dyn Referee>);
     common::play(
         common::Run {
+            then_exits: true,
             game: &game,
             referee: Some(entry),
             unit: &d.scoring.matches,

@@ -96,7 +96,7 @@ pub fn execute(
         bots.push(Arc::new(bot));
     }
     let out = contest.run_dir(id);
-    match &contest.config.game {
+    let played = match &contest.config.game {
         GameConfig::Coup { .. } => play(
             &Coup,
             coup_options(contest),
@@ -108,7 +108,12 @@ pub fn execute(
             &out,
             progress,
         ),
+    };
+    if played.is_err() && !contest.config.executor.is_local() {
+        // The run is marked failed and never taken up again: nothing of its job may go on.
+        slurm::abandon(contest, id);
     }
+    played
 }
 
 /// The `koth` command of a run's game with its options, as a Slurm task runs it (without the

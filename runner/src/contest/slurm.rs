@@ -72,41 +72,48 @@ pub fn play<R: DeserializeOwned>(
         let to = bots.join(format!("{}.{ext}", v.bot));
         if !to.exists() {
             let from = contest.version_file(v.id, &v.file);
-            if std::fs::hard_link(&from, &to).is_err() {
-                std::fs::copy(&from, &to)
-                    .map_err(|e| failed(format!("{} to {}: {e}", from.display(), to.display())))?;
+            // Linked or copied under a temporary name and renamed: a server stopped midway
+            // never leaves a truncated bot for the next attempt.
+            let part = bots.join(format!(".{}.{ext}.part", v.bot));
+            let _ = std::fs::remove_file(&part);
+            if std::fs::hard_link(&from, &part).is_err() {
+                std::fs::copy(&from, &part).map_err(|e| {
+                    failed(format!("{} to {}: {e}", from.display(), part.display()))
+                })?;
             }
+            std::fs::rename(&part, &to).map_err(|e| failed(format!("{}: {e}", to.display())))?;
         }
         files.push(to);
     }
     let koth = std::env::current_exe().map_err(|e| failed(format!("koth's own path: {e}")))?;
     let script = dir.join("shards.sbatch");
-    std::fs::write(
-        &script,
-        job_script(
-            id,
-            &koth,
-            game_args,
-            &files,
-            contest,
-            &dir,
-            shards,
-            contest.config.workers(),
-        ),
-    )
-    .map_err(|e| failed(format!("{}: {e}", script.display())))?;
+    let text = job_script(&koth, game_args, &files, contest, &dir, shards)?;
+    std::fs::write(&script, text).map_err(|e| failed(format!("{}: {e}", script.display())))?;
+    let name = job_name(contest, id);
     let job_file = dir.join("job");
-    let job = match std::fs::read_to_string(&job_file) {
-        Ok(job) if queued(job.trim())? => job.trim().to_string(),
-        // No job yet, or it ended (a server stopped while it ran): (re)submit; the tasks
-        // resume their shards from their journals.
-        _ => {
-            let job = submit(&script, sbatch_args)?;
-            std::fs::write(&job_file, &job)
-                .map_err(|e| failed(format!("{}: {e}", job_file.display())))?;
-            job
+    let known = std::fs::read_to_string(&job_file)
+        .ok()
+        .map(|j| j.trim().to_string())
+        .filter(|j| !j.is_empty());
+    let job = match known {
+        // A job submitted before the server stopped: wait for it while Slurm still has it
+        // (an error asking counts as still there; the wait below asks again).
+        Some(job) if queued(&job).unwrap_or(true) => job,
+        // It ended while the server was down: if every shard is whole there is nothing to
+        // submit; otherwise its tasks resume their shards from their journals.
+        Some(_) if collect::<R>(&dir, total, shards, "").is_ok() => {
+            return collect(&dir, total, shards, "");
         }
+        _ => match live_job(&name) {
+            // Submitted, but the server stopped before it wrote the job's id down.
+            Some(job) => job,
+            None => submit(&script, &name, &dir, sbatch_args)?,
+        },
     };
+    let part = dir.join("job.part");
+    std::fs::write(&part, &job)
+        .and_then(|()| std::fs::rename(&part, &job_file))
+        .map_err(|e| failed(format!("{}: {e}", job_file.display())))?;
     eprintln!(
         "koth serve: run {id}: Slurm job {job}, {shards} shards, in {}",
         dir.display()
@@ -127,6 +134,18 @@ pub fn play<R: DeserializeOwned>(
         progress(journaled(&dir, shards, &mut counted).min(total), total);
         std::thread::sleep(POLL);
     }
+    let shards_done = collect(&dir, total, shards, &format!("Slurm job {job}: "))?;
+    progress(total, total);
+    Ok(shards_done)
+}
+
+/// Every shard's records, or why one is missing or unfinished (named with `what`).
+fn collect<R: DeserializeOwned>(
+    dir: &Path,
+    total: usize,
+    shards: u32,
+    what: &str,
+) -> Result<Shards<R>, ContestError> {
     let mut records: Vec<Option<R>> = (0..total).map(|_| None).collect();
     let (mut played, mut reused) = (0, 0);
     for k in 1..=shards {
@@ -137,7 +156,7 @@ pub fn play<R: DeserializeOwned>(
             let tail: Vec<&str> = tail.lines().rev().take(5).collect();
             let tail: Vec<&str> = tail.into_iter().rev().collect();
             failed(format!(
-                "Slurm job {job}: shard {k} of {shards} {why}; its log ({}) ends: {}",
+                "{what}shard {k} of {shards} {why}; its log ({}) ends: {}",
                 log.display(),
                 tail.join(" | ")
             ))
@@ -163,12 +182,36 @@ pub fn play<R: DeserializeOwned>(
             reused += t;
         }
     }
-    progress(total, total);
     Ok(Shards {
         records,
         played,
         reused,
     })
+}
+
+/// After a failed run: cancel its job if Slurm still has it, and remove the bots and the
+/// shards (the script, the job's id and the tasks' logs stay, to say what went wrong).
+pub fn abandon(contest: &Contest, id: i64) {
+    let dir = folder(contest, id);
+    if let Ok(job) = std::fs::read_to_string(dir.join("job")) {
+        let _ = Command::new("scancel").arg(job.trim()).output();
+    }
+    let _ = std::fs::remove_dir_all(dir.join("bots"));
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with("shard-") && e.path().is_dir() {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+}
+
+/// The job's name: the run and a digest of the contest's folder, so two contests sharing a
+/// cluster never take each other's jobs for their own.
+fn job_name(contest: &Contest, id: i64) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(contest.root().to_string_lossy().as_bytes());
+    format!("koth-{}-run-{id}", &hex::encode(digest)[..12])
 }
 
 /// Remove the run's Slurm folder (once its archive is written).
@@ -181,53 +224,63 @@ fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
-#[allow(clippy::too_many_arguments)]
 fn job_script(
-    id: i64,
     koth: &Path,
     game_args: &[String],
     bots: &[PathBuf],
     contest: &Contest,
     dir: &Path,
     shards: u32,
-    jobs: usize,
-) -> String {
-    let path = |p: &Path| quote(&p.to_string_lossy());
-    let mut command = vec![path(koth)];
+) -> Result<String, ContestError> {
+    // Paths go into a shell script: each must be text, and is quoted whole.
+    let path = |p: &Path| {
+        p.to_str()
+            .map(quote)
+            .ok_or_else(|| failed(format!("{}: not a UTF-8 path", p.display())))
+    };
+    let mut command = vec![path(koth)?];
     command.extend(game_args.iter().map(|a| quote(a)));
-    command.extend(bots.iter().map(|b| path(b)));
+    for b in bots {
+        command.push(path(b)?);
+    }
     command.extend([
         "--reuse".into(),
-        path(&contest.store_dir()),
+        path(&contest.store_dir())?,
         "--cache-dir".into(),
-        path(&contest.cache_dir()),
+        path(&contest.cache_dir())?,
         "--jobs".into(),
-        format!("\"${{SLURM_CPUS_PER_TASK:-{jobs}}}\""),
+        format!("\"${{SLURM_CPUS_PER_TASK:-{}}}\"", contest.config.workers()),
         "--shard".into(),
         format!("\"$SLURM_ARRAY_TASK_ID/{shards}\""),
         "--out".into(),
-        format!("{}\"/shard-$SLURM_ARRAY_TASK_ID\"", path(dir)),
+        format!("{}\"/shard-$SLURM_ARRAY_TASK_ID\"", path(dir)?),
         "--resume".into(),
     ]);
-    format!(
+    Ok(format!(
         "#!/bin/sh\n\
-         # Run {id} of the contest in {contest}, written by koth serve: one shard per task.\n\
-         #SBATCH --job-name=koth-run-{id}\n\
+         # A contest run, written by koth serve: one shard per task of the array.\n\
          #SBATCH --array=1-{shards}\n\
          #SBATCH --requeue\n\
-         #SBATCH --output={log}\n\
+         #SBATCH --open-mode=append\n\
          set -eu\n\
          exec {command}\n",
-        contest = contest.root().display(),
-        log = dir.join("shard-%a.log").display(),
         command = command.join(" \\\n    "),
-    )
+    ))
 }
 
-/// Submit the job array; its id.
-fn submit(script: &Path, sbatch_args: &[String]) -> Result<String, ContestError> {
+/// Submit the job array as `name`, each task's log in `dir`; its id.
+fn submit(
+    script: &Path,
+    name: &str,
+    dir: &Path,
+    sbatch_args: &[String],
+) -> Result<String, ContestError> {
+    // `%` starts a pattern in sbatch's file names: the folder's own are doubled.
+    let log = format!("{}/shard-%a.log", dir.to_string_lossy().replace('%', "%%"));
     let out = Command::new("sbatch")
         .arg("--parsable")
+        .arg(format!("--job-name={name}"))
+        .arg(format!("--output={log}"))
         .args(sbatch_args)
         .arg(script)
         .output()
@@ -249,6 +302,19 @@ fn submit(script: &Path, sbatch_args: &[String]) -> Result<String, ContestError>
         )));
     }
     Ok(job)
+}
+
+/// The job named `name` that Slurm still has, if any (its array's id).
+fn live_job(name: &str) -> Option<String> {
+    let out = Command::new("squeue")
+        .args(["-h", "-n", name, "-o", "%F"])
+        .output()
+        .ok()?;
+    let said = String::from_utf8_lossy(&out.stdout);
+    said.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()))
+        .map(str::to_string)
 }
 
 /// Whether any task of `job` is still pending or running.

@@ -123,10 +123,12 @@ where
                 // which let them return.
                 let wake_all = released > 0 || finished == count || s.running == 0;
                 drop(s);
-                done(finished);
+                // Woken before the progress callback runs, so that a callback that panics
+                // cannot leave released jobs with nobody awake to take them.
                 if wake_all {
                     wake.notify_all();
                 }
+                done(finished);
             }
             Err(p) => {
                 s.panicked = true;

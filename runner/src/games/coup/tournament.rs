@@ -424,8 +424,8 @@ impl crate::games::Game for Coup {
         final_scratch.sort_by_key(|(bot, _)| names.iter().position(|n| n == bot));
         scratch.extend(final_scratch);
         let mut leaderboard = standings(&names, &summaries, Columns::wins());
-        // Each round plays every ordered pair once.
-        let per_round = (names.len() * names.len().saturating_sub(1)).max(1);
+        // Each round plays every ordered pair once, or each bot's sampled opponents.
+        let per_round = (game_count(names.len(), opts) / opts.rounds.max(1) as usize).max(1);
         let unit = MatchUnit {
             one: "game".into(),
             many: "games".into(),
