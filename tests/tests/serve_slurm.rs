@@ -10,7 +10,7 @@ mod serve_support;
 #[path = "resume_shards/slurm_cluster.rs"]
 mod slurm_cluster;
 
-use serve_support::{author, contest, koth, seed_bot, Server};
+use serve_support::{author, contest, koth, Server};
 
 #[test]
 #[cfg_attr(
@@ -42,15 +42,10 @@ fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
         &[],
         &[("SLURM_CONF", cluster.conf().as_os_str())],
     );
-    let upload = |name: &str, token: &str, bot: &str| {
-        let (code, body) = server.upload(name, Some(token), &format!("{bot}.wasm"), &seed_bot(bot));
-        assert_eq!(code, 201, "{name}: {body}");
-    };
-    upload("tax", &alice, "taxman");
-    upload("law", &bob, "lawyer");
+    server.upload_seed_bots(&[("tax", &alice, "taxman"), ("law", &bob, "lawyer")]);
     let said = || std::fs::read_to_string(&stderr).unwrap_or_default();
     let first = server.settle(1);
-    upload("rnd", &bob, "random");
+    server.upload_seed_bots(&[("rnd", &bob, "random")]);
     let s = server.settle(2);
     let runs = server.json("/api/runs");
     let runs = runs.as_array().unwrap();
@@ -119,19 +114,11 @@ fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
     let local = contest(local_tmp.path(), &["--rounds", "2", "--seed", "5"]);
     let (a, b) = (author(&local, "alice"), author(&local, "bob"));
     let local_server = Server::start(&local, &local_tmp.path().join("stderr"));
-    for (name, token, bot) in [
-        ("tax", &a, "taxman"),
-        ("law", &b, "lawyer"),
-        ("rnd", &b, "random"),
-    ] {
-        let (code, body) = local_server.upload(
-            name,
-            Some(token.as_str()),
-            &format!("{bot}.wasm"),
-            &seed_bot(bot),
-        );
-        assert_eq!(code, 201, "{body}");
-    }
+    local_server.upload_seed_bots(&[
+        ("tax", a.as_str(), "taxman"),
+        ("law", b.as_str(), "lawyer"),
+        ("rnd", b.as_str(), "random"),
+    ]);
     local_server.settle(1);
     let local_board = local_server.json("/api/leaderboard");
     assert_eq!(local_board["bots"], board["bots"]);
@@ -155,15 +142,7 @@ fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
         &[],
         &[("SLURM_CONF", cluster.conf().as_os_str())],
     );
-    for (name, token, bot) in [("tax", &a, "taxman"), ("law", &b, "lawyer")] {
-        let (code, body) = bad_server.upload(
-            name,
-            Some(token.as_str()),
-            &format!("{bot}.wasm"),
-            &seed_bot(bot),
-        );
-        assert_eq!(code, 201, "{body}");
-    }
+    bad_server.upload_seed_bots(&[("tax", a.as_str(), "taxman"), ("law", b.as_str(), "lawyer")]);
     bad_server.settle(1);
     let runs = bad_server.json("/api/runs");
     let run = &runs[0];
@@ -199,15 +178,7 @@ fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
     let env = [("SLURM_CONF", cluster.conf().as_os_str())];
     let first_log = kill_tmp.path().join("stderr1");
     let first = Server::start_env(&killed, &first_log, &[], &env);
-    for (name, token, bot) in [("tax", &a, "taxman"), ("law", &b, "lawyer")] {
-        let (code, body) = first.upload(
-            name,
-            Some(token.as_str()),
-            &format!("{bot}.wasm"),
-            &seed_bot(bot),
-        );
-        assert_eq!(code, 201, "{body}");
-    }
+    first.upload_seed_bots(&[("tax", a.as_str(), "taxman"), ("law", b.as_str(), "lawyer")]);
     let job_of = |log: &std::path::Path| {
         std::fs::read_to_string(log)
             .unwrap_or_default()

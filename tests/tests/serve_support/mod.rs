@@ -106,6 +106,15 @@ impl Server {
         self.post("/api/upload", &body)
     }
 
+    /// Upload seed bots, each `(name, token, seed bot)`; each must be accepted.
+    pub fn upload_seed_bots(&self, bots: &[(&str, &str, &str)]) {
+        for (name, token, bot) in bots {
+            let (code, body) =
+                self.upload(name, Some(token), &format!("{bot}.wasm"), &seed_bot(bot));
+            assert_eq!(code, 201, "{name}: {body}");
+        }
+    }
+
     pub fn post(&self, path: &str, body: &[u8]) -> (u16, String) {
         let mut req = format!(
             "POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\

@@ -81,24 +81,11 @@ pub struct Pairing {
 
 /// The schedule: `permutations(bots, 2)` for every round, in the original's order.
 pub fn schedule(bots: usize, rounds: u32) -> Vec<Pairing> {
-    let mut out = Vec::new();
-    for round in 0..rounds {
-        let mut game = 0;
-        for a in 0..bots {
-            for b in 0..bots {
-                if a != b {
-                    out.push(Pairing {
-                        index: out.len(),
-                        round,
-                        game,
-                        seats: [a, b],
-                    });
-                    game += 1;
-                }
-            }
-        }
-    }
-    out
+    pairings(rounds, |_| {
+        (0..bots)
+            .map(|a| (0..bots).filter(|&b| b != a).collect())
+            .collect()
+    })
 }
 
 /// The schedule of `opts`: the round robin, or with `opts.opponents` the sampled ladder's
@@ -108,12 +95,17 @@ pub fn schedule_for(names: &[String], opts: &CoupOptions) -> Vec<Pairing> {
         return schedule(names.len(), opts.rounds);
     };
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    pairings(opts.rounds, |round| {
+        crate::tournament::sample::ring_partners(opts.seed, round, &refs, (m / 2) as usize)
+    })
+}
+
+/// Every round's games: each bot `a`, in order, first against each of `opponents(round)[a]`.
+fn pairings(rounds: u32, opponents: impl Fn(u32) -> Vec<Vec<usize>>) -> Vec<Pairing> {
     let mut out = Vec::new();
-    for round in 0..opts.rounds {
-        let partners =
-            crate::tournament::sample::ring_partners(opts.seed, round, &refs, (m / 2) as usize);
+    for round in 0..rounds {
         let mut game = 0;
-        for (a, list) in partners.iter().enumerate() {
+        for (a, list) in opponents(round).iter().enumerate() {
             for &b in list {
                 out.push(Pairing {
                     index: out.len(),
