@@ -1,7 +1,7 @@
 //! `koth coup`: a Coup round robin between wasm bots.
 
 use super::common::{self, TournamentArgs};
-use anyhow::bail;
+use anyhow::{anyhow, bail};
 use clap::{Args, ValueEnum};
 use koth::games::coup::tournament::{self, Coup, CoupOptions, ScratchScope};
 use koth::sandbox::VfsLimits;
@@ -43,9 +43,7 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
         bail!("a tournament needs at least two bots");
     }
     if let Some(m) = args.opponents {
-        if m == 0 || m % 2 == 1 {
-            bail!("--opponents must be an even number of at least 2 (each bot meets M/2 neighbours on either side of a ring drawn each round); got {m}");
-        }
+        koth::tournament::sample::check_opponents(m).map_err(|why| anyhow!("--opponents {why}"))?;
     }
     let setup = args.common.setup(args.bots.len())?;
     let bots = common::load_bots(&setup.sandbox, &args.bots, "coup")?;

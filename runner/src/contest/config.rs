@@ -174,10 +174,9 @@ impl ContestConfig {
             }
             GameConfig::Coup {
                 opponents: Some(m), ..
-            } if m == 0 || m % 2 == 1 => {
-                return Err(format!(
-                    "opponents {m} must be an even number of at least 2"
-                ))
+            } => {
+                crate::tournament::sample::check_opponents(m)
+                    .map_err(|why| format!("opponents {why}"))?;
             }
             _ => {}
         }

@@ -105,10 +105,9 @@ fn sides(o: &RefereeOptions, bots: usize) -> Result<Sides, ScheduleError> {
             o.format
         )));
     }
-    if o.opponents.is_some_and(|m| m == 0 || m % 2 == 1) {
-        return Err(ScheduleError::Unsupported(
-            "--opponents must be an even number of at least 2".into(),
-        ));
+    if let Some(m) = o.opponents {
+        crate::tournament::sample::check_opponents(m)
+            .map_err(|why| ScheduleError::Unsupported(format!("--opponents {why}")))?;
     }
     if o.format == FormatName::OrderedPairs && sides.k != 2 {
         return Err(ScheduleError::Unsupported(
@@ -164,7 +163,7 @@ pub fn count(o: &RefereeOptions, bots: usize) -> Result<usize, ScheduleError> {
     let s = sides(o, bots)?;
     let per_round = match o.format {
         FormatName::OrderedPairs => match o.opponents {
-            Some(m) => 2 * crate::tournament::sample::ring_pair_count(bots, (m / 2) as usize),
+            Some(m) => crate::tournament::sample::ordered_pairs(bots, m),
             None => bots * (bots - 1),
         },
         FormatName::Tables => binomial(bots, s.k),
@@ -212,21 +211,14 @@ pub fn schedule(o: &RefereeOptions, names: &[String]) -> Result<Vec<Fixture>, Sc
         };
         // A sampled ladder draws its pairs for each deal (so paired rounds share them), both
         // orders of each, in the order every pair would have.
-        let sampled: Vec<Vec<usize>> = match o.opponents {
-            Some(m) => {
-                crate::tournament::sample::ring_partners(o.seed, deal, &refs, (m / 2) as usize)
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(a, bs)| bs.iter().map(move |&b| vec![a, b]))
-                    .collect()
-            }
-            None => Vec::new(),
-        };
-        let groups = if o.opponents.is_some() {
-            &sampled
-        } else {
-            &groups
-        };
+        let sampled: Option<Vec<Vec<usize>>> = o.opponents.map(|m| {
+            crate::tournament::sample::partners(o.seed, deal, &refs, m)
+                .iter()
+                .enumerate()
+                .flat_map(|(a, bs)| bs.iter().map(move |&b| vec![a, b]))
+                .collect()
+        });
+        let groups = sampled.as_ref().unwrap_or(&groups);
         for group in groups {
             let ids: Vec<&[u8]> = group.iter().map(|&b| names[b].as_bytes()).collect();
             let seed = crate::seed::derive_named(

@@ -17,8 +17,32 @@
 
 use crate::seed::derive_named;
 
-/// The opponents of each bot in one round, by bot index (each list sorted, symmetric).
-pub fn ring_partners(seed: u64, round: u32, names: &[&str], k: usize) -> Vec<Vec<usize>> {
+/// Whether `opponents` can be a sampled ladder's size: an even number of at least 2 (half on
+/// either side of the ring). The error says why not, to follow the option's name.
+pub fn check_opponents(opponents: u32) -> Result<(), String> {
+    if opponents == 0 || opponents % 2 == 1 {
+        return Err(format!(
+            "must be an even number of at least 2 (each bot meets M/2 neighbours on either side \
+             of a ring drawn each round); got {opponents}"
+        ));
+    }
+    Ok(())
+}
+
+/// The opponents of each bot in round `round` of a ladder where each meets `opponents`, by
+/// bot index (each list sorted, symmetric).
+pub fn partners(seed: u64, round: u32, names: &[&str], opponents: u32) -> Vec<Vec<usize>> {
+    ring_partners(seed, round, names, (opponents / 2) as usize)
+}
+
+/// Games of two seats a round holds when each bot meets `opponents`: both orders of every
+/// pair.
+pub fn ordered_pairs(bots: usize, opponents: u32) -> usize {
+    2 * ring_pair_count(bots, (opponents / 2) as usize)
+}
+
+/// The opponents of each bot in one round, `k` a side, by bot index.
+fn ring_partners(seed: u64, round: u32, names: &[&str], k: usize) -> Vec<Vec<usize>> {
     let n = names.len();
     let mut partners: Vec<Vec<usize>> = vec![Vec::new(); n];
     if n < 2 || k == 0 {
@@ -55,7 +79,7 @@ pub fn ring_partners(seed: u64, round: u32, names: &[&str], k: usize) -> Vec<Vec
 }
 
 /// Unordered pairs a round holds, for `bots` bots and `k` neighbours a side.
-pub fn ring_pair_count(bots: usize, k: usize) -> usize {
+fn ring_pair_count(bots: usize, k: usize) -> usize {
     if bots < 2 || k == 0 {
         0
     } else if bots <= 2 * k + 1 {

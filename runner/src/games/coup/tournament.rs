@@ -96,7 +96,7 @@ pub fn schedule_for(names: &[String], opts: &CoupOptions) -> Vec<Pairing> {
     };
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     pairings(opts.rounds, |round| {
-        crate::tournament::sample::ring_partners(opts.seed, round, &refs, (m / 2) as usize)
+        crate::tournament::sample::partners(opts.seed, round, &refs, m)
     })
 }
 
@@ -124,7 +124,7 @@ fn pairings(rounds: u32, opponents: impl Fn(u32) -> Vec<Vec<usize>>) -> Vec<Pair
 pub fn game_count(bots: usize, opts: &CoupOptions) -> usize {
     let per_round = match opts.opponents {
         None => bots * bots.saturating_sub(1),
-        Some(m) => 2 * crate::tournament::sample::ring_pair_count(bots, (m / 2) as usize),
+        Some(m) => crate::tournament::sample::ordered_pairs(bots, m),
     };
     per_round * opts.rounds as usize
 }
