@@ -162,15 +162,9 @@ impl ChildRun {
         })
     }
 
-    /// `Reuse: played P games and took T from ...`.
-    fn reuse(&self) -> Option<(u64, u64)> {
-        self.stdout.lines().find_map(|l| {
-            let rest = l.strip_prefix("Reuse: played ")?;
-            let mut w = rest.split_whitespace();
-            let played = w.next()?.parse().ok()?;
-            let took = w.skip_while(|x| *x != "took").nth(1)?.parse().ok()?;
-            Some((played, took))
-        })
+    /// The games it played and took from the store (its `Reuse:` line).
+    fn reuse(&self) -> Option<(usize, usize)> {
+        koth::tournament::store::read_reuse_line(&self.stdout)
     }
 }
 

@@ -291,8 +291,8 @@ pub(crate) fn play<G: Game>(
         let reused = reuse.reused.load(std::sync::atomic::Ordering::Relaxed);
         let played = reuse.stored.load(std::sync::atomic::Ordering::Relaxed);
         println!(
-            "Reuse: played {played} {unit} and took {reused} from {}{}",
-            dir.display(),
+            "{}{}",
+            koth::tournament::store::reuse_line(played, unit, reused, dir),
             match game.reuse_note(&manifest.options) {
                 Some(note) if reused == 0 => format!(" ({note})"),
                 _ => String::new(),

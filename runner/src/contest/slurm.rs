@@ -14,6 +14,7 @@
 use super::db::Version;
 use super::{Contest, ContestError};
 use crate::tournament::journal::{self, JOURNAL};
+use crate::tournament::store;
 use serde::de::DeserializeOwned;
 use std::collections::BTreeMap;
 use std::io::{Read, Seek, SeekFrom};
@@ -101,14 +102,18 @@ pub fn play<R: DeserializeOwned>(
         Some(job) if queued(&job).unwrap_or(true) => job,
         // It ended while the server was down: if every shard is whole there is nothing to
         // submit; otherwise its tasks resume their shards from their journals.
-        Some(_) if collect::<R>(&dir, total, shards, "").is_ok() => {
-            return collect(&dir, total, shards, "");
+        known => {
+            if known.is_some() {
+                if let Ok(whole) = collect(&dir, total, shards, "") {
+                    return Ok(whole);
+                }
+            }
+            match live_job(&name) {
+                // Submitted, but the server stopped before it wrote the job's id down.
+                Some(job) => job,
+                None => submit(&script, &name, &dir, sbatch_args)?,
+            }
         }
-        _ => match live_job(&name) {
-            // Submitted, but the server stopped before it wrote the job's id down.
-            Some(job) => job,
-            None => submit(&script, &name, &dir, sbatch_args)?,
-        },
     };
     let part = dir.join("job.part");
     std::fs::write(&part, &job)
@@ -176,7 +181,7 @@ fn collect<R: DeserializeOwned>(
         if let Some((p, t)) = std::fs::read_to_string(&log)
             .ok()
             .as_deref()
-            .and_then(reuse_line)
+            .and_then(store::read_reuse_line)
         {
             played += p;
             reused += t;
@@ -357,17 +362,6 @@ fn journaled(dir: &Path, shards: u32, counted: &mut BTreeMap<u32, (u64, usize)>)
     counted.values().map(|(_, l)| l.saturating_sub(1)).sum()
 }
 
-/// `Reuse: played P games and took T from ...` in a task's log.
-fn reuse_line(log: &str) -> Option<(usize, usize)> {
-    log.lines().rev().find_map(|l| {
-        let rest = l.strip_prefix("Reuse: played ")?;
-        let mut w = rest.split_whitespace();
-        let played = w.next()?.parse().ok()?;
-        let took = w.skip_while(|x| *x != "took").nth(1)?.parse().ok()?;
-        Some((played, took))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,12 +370,5 @@ mod tests {
     fn arguments_are_quoted_for_the_shell() {
         assert_eq!(quote("a b"), "'a b'");
         assert_eq!(quote("it's"), r"'it'\''s'");
-    }
-
-    #[test]
-    fn a_task_log_says_what_it_played_and_took() {
-        let log = "Coup: 3 bots\nReuse: played 8 games and took 4 from /c/store\n";
-        assert_eq!(reuse_line(log), Some((8, 4)));
-        assert_eq!(reuse_line("nothing"), None);
     }
 }

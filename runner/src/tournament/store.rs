@@ -169,6 +169,27 @@ impl<'a> Reuse<'a> {
     }
 }
 
+/// What a run says of its store once it has played: `Reuse: played P UNIT and took T from
+/// DIR`. Whatever runs koth and counts its matches (a Slurm task's log read by the contest
+/// server, `koth bench ladder`) reads it back with [`read_reuse_line`].
+pub fn reuse_line(played: usize, unit: &str, took: usize, from: &Path) -> String {
+    format!(
+        "Reuse: played {played} {unit} and took {took} from {}",
+        from.display()
+    )
+}
+
+/// The matches played and taken of the last [`reuse_line`] in `text`.
+pub fn read_reuse_line(text: &str) -> Option<(usize, usize)> {
+    text.lines().rev().find_map(|l| {
+        let rest = l.strip_prefix("Reuse: played ")?;
+        let mut w = rest.split_whitespace();
+        let played = w.next()?.parse().ok()?;
+        let took = w.skip_while(|x| *x != "took").nth(1)?.parse().ok()?;
+        Some((played, took))
+    })
+}
+
 /// The key of what every match of a run shares: the run's manifest as JSON (game,
 /// referee, koth's version, options, engine settings) with its bots and the number of
 /// rounds (`count_field` of the options: it fixes which matches there are, not how any
@@ -191,6 +212,15 @@ pub fn run_key(manifest: &serde_json::Value, count_field: &str) -> [u8; 32] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_task_log_says_what_it_played_and_took() {
+        let log = "Coup: 3 bots\nReuse: played 8 games and took 4 from /c/store\n";
+        assert_eq!(read_reuse_line(log), Some((8, 4)));
+        assert_eq!(read_reuse_line("nothing"), None);
+        let line = reuse_line(8, "games", 4, Path::new("/c/store"));
+        assert_eq!(read_reuse_line(&line), Some((8, 4)));
+    }
 
     fn bots() -> Vec<(String, String)> {
         vec![
