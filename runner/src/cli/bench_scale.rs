@@ -5,6 +5,7 @@
 
 use anyhow::{bail, Context};
 use clap::Args;
+use koth::contest::disk::usage;
 use sha2::{Digest, Sha256};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -114,13 +115,9 @@ struct ChildRun {
 impl ChildRun {
     /// A phase's seconds from `--timings` (`  play   1.231 s   87.4%`).
     fn phase(&self, name: &str) -> Option<f64> {
-        self.stderr.lines().find_map(|l| {
-            let rest = l.trim_start().strip_prefix(name)?;
-            let first = rest.split_whitespace().next()?;
-            // `play` must not match `played`: the name is followed by spaces and a number.
-            rest.starts_with(' ').then_some(())?;
-            first.parse().ok()
-        })
+        self.phases()
+            .into_iter()
+            .find_map(|(n, secs)| (n == name).then_some(secs))
     }
 
     /// Every phase `--timings` printed, in order, but the whole command's line.
@@ -221,25 +218,24 @@ fn archive_digest(dir: &Path) -> anyhow::Result<String> {
     Ok(hex::encode(h.finalize()))
 }
 
-/// Bytes of every file under `path`.
-fn disk(path: &Path) -> u64 {
-    let Ok(meta) = std::fs::symlink_metadata(path) else {
-        return 0;
-    };
-    if !meta.is_dir() {
-        return meta.len();
-    }
-    std::fs::read_dir(path)
-        .map(|rd| rd.flatten().map(|e| disk(&e.path())).sum())
-        .unwrap_or(0)
-}
-
 fn mb(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / 1e6)
 }
 
-fn os(args: &[&str]) -> Vec<OsString> {
-    args.iter().map(OsString::from).collect()
+/// `koth coup BOTS --rounds R --jobs J --out OUT --timings`, then `extra` options.
+fn coup_command(
+    bots: &[PathBuf],
+    rounds: u32,
+    jobs: usize,
+    out: &Path,
+    extra: &[OsString],
+) -> Vec<OsString> {
+    let mut args: Vec<OsString> = vec!["coup".into(), "--rounds".into(), rounds.to_string().into()];
+    args.extend(["--jobs".into(), jobs.to_string().into()]);
+    args.extend(["--out".into(), out.into(), "--timings".into()]);
+    args.extend(extra.iter().cloned());
+    args.extend(bots.iter().map(OsString::from));
+    args
 }
 
 /// Play time by worker count, the same tournament each time (checked byte for byte).
@@ -252,17 +248,8 @@ pub(crate) fn scale(a: ScaleBench) -> anyhow::Result<ExitCode> {
     let tmp = tempfile::Builder::new()
         .prefix("koth-bench-scale-")
         .tempdir()?;
-    let run = |jobs: usize, out: &Path| {
-        let mut args = os(&["coup", "--rounds"]);
-        args.push(a.rounds.to_string().into());
-        args.extend(os(&["--jobs"]));
-        args.push(jobs.to_string().into());
-        args.push("--out".into());
-        args.push(out.into());
-        args.push("--timings".into());
-        args.extend(a.bots.iter().map(OsString::from));
-        koth(&args, None)
-    };
+    let run =
+        |jobs: usize, out: &Path| koth(&coup_command(&a.bots, a.rounds, jobs, out, &[]), None);
     // One run first, not counted: it fills the compiled-code cache and the page cache.
     run(top, &tmp.path().join("warm"))?;
     println!(
@@ -308,27 +295,16 @@ pub(crate) fn scale(a: ScaleBench) -> anyhow::Result<ExitCode> {
 }
 
 /// Append a custom section to a module or component: a distinct file (and SHA-256) that runs
-/// exactly as the original. Custom sections may follow every other section in both formats.
+/// exactly as the original. Custom sections may follow every other section in both formats,
+/// with the same id.
 fn with_custom_section(wasm: &[u8], name: &str, payload: &[u8]) -> Vec<u8> {
-    fn leb(mut n: usize, out: &mut Vec<u8>) {
-        loop {
-            let byte = (n & 0x7f) as u8;
-            n >>= 7;
-            if n == 0 {
-                out.push(byte);
-                return;
-            }
-            out.push(byte | 0x80);
-        }
-    }
-    let mut body = Vec::new();
-    leb(name.len(), &mut body);
-    body.extend_from_slice(name.as_bytes());
-    body.extend_from_slice(payload);
+    use wasm_encoder::Section;
     let mut out = wasm.to_vec();
-    out.push(0);
-    leb(body.len(), &mut out);
-    out.extend(body);
+    wasm_encoder::CustomSection {
+        name: name.into(),
+        data: payload.into(),
+    }
+    .append_to(&mut out);
     out
 }
 
@@ -376,24 +352,19 @@ pub(crate) fn ladder(a: LadderBench) -> anyhow::Result<ExitCode> {
     }
     let store = root.join("store");
     let jobs = a.jobs.unwrap_or_else(cores);
+    let mut extra: Vec<OsString> = Vec::new();
+    if let Some(m) = a.opponents {
+        extra.extend(["--opponents".into(), m.to_string().into()]);
+    }
+    extra.extend(["--reuse".into(), store.clone().into()]);
+    // The copies' compiled code stays in the ladder's folder: a thousand entries would
+    // otherwise leave gigabytes in the user's cache.
+    let cache = root.join("cache");
     let run = |bots: &[PathBuf], out: &Path| {
-        let mut args = os(&["coup", "--rounds"]);
-        args.push(a.rounds.to_string().into());
-        args.push("--jobs".into());
-        args.push(jobs.to_string().into());
-        if let Some(m) = a.opponents {
-            args.push("--opponents".into());
-            args.push(m.to_string().into());
-        }
-        args.push("--reuse".into());
-        args.push(store.clone().into());
-        args.push("--out".into());
-        args.push(out.into());
-        args.push("--timings".into());
-        args.extend(bots.iter().map(OsString::from));
-        // The copies' compiled code stays in the ladder's folder: a thousand entries would
-        // otherwise leave gigabytes in the user's cache.
-        koth(&args, Some(&root.join("cache")))
+        koth(
+            &coup_command(bots, a.rounds, jobs, out, &extra),
+            Some(&cache),
+        )
     };
     let format = match a.opponents {
         Some(m) => format!("sampled, {m} opponents per bot per round"),
@@ -419,10 +390,10 @@ pub(crate) fn ladder(a: LadderBench) -> anyhow::Result<ExitCode> {
             .map(|(p, s)| format!("{p} {s:.2} s"))
             .collect();
         println!("  phases: {}", line.join(", "));
-        let store_now = disk(&store);
+        let store_now = usage(&store);
         println!(
             "  disk: archive {}, store {} (+{})",
-            mb(disk(out)),
+            mb(usage(out)),
             mb(store_now),
             mb(store_now.saturating_sub(store_before))
         );
@@ -442,7 +413,7 @@ pub(crate) fn ladder(a: LadderBench) -> anyhow::Result<ExitCode> {
         &first_out,
         0,
     );
-    let before = disk(&store);
+    let before = usage(&store);
     let second_out = root.join("ladder-plus-one");
     let r = run(&files, &second_out)?;
     show(
