@@ -233,22 +233,19 @@ impl Journal {
     /// Append match `index`'s record. A failure is kept and reported by [`Journal::finish`]
     /// (the match itself is not lost: the run still has it in memory).
     pub fn append<R: Serialize>(&self, index: usize, record: &R) {
-        let started = Instant::now();
-        self.append_line(index, record);
-        let spent = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        self.busy_ns.fetch_add(spent, Ordering::Relaxed);
+        self.append_with(index, |line| {
+            serde_json::to_writer(line, record).map_err(std::io::Error::from)
+        });
     }
 
     /// Append match `index`'s record given as its JSON (`serde_json::to_vec` of the record,
     /// as a match store keeps it): the same line [`Journal::append`] writes, without
     /// serialising the record again.
     pub fn append_json(&self, index: usize, json: &[u8]) {
-        let started = Instant::now();
-        let mut line = format!("{{\"match\":{index},\"record\":").into_bytes();
-        line.extend_from_slice(json);
-        self.write_line(index, line, Ok(()), super::receipt::digest_json(json));
-        let spent = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        self.busy_ns.fetch_add(spent, Ordering::Relaxed);
+        self.append_with(index, |line| {
+            line.extend_from_slice(json);
+            Ok(())
+        });
     }
 
     /// Count match `index` as done with this record digest, without writing it: a match a
@@ -259,31 +256,28 @@ impl Journal {
         w.digests.insert(index, digest);
     }
 
-    fn append_line<R: Serialize>(&self, index: usize, record: &R) {
-        // `{"match":N,"record":<the record's JSON>}`: the record's bytes are those its digest
-        // is taken over, so the digest costs a hash and no second serialisation.
-        let mut line = format!("{{\"match\":{index},\"record\":").into_bytes();
-        let start = line.len();
-        let written = serde_json::to_writer(&mut line, record).map_err(std::io::Error::from);
-        let digest = super::receipt::digest_json(&line[start..]);
-        self.write_line(index, line, written, digest);
+    /// Append `{"match":N,"record":<the record's JSON, as fill writes it>}`, timed for
+    /// `--timings`.
+    fn append_with(&self, index: usize, fill: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) {
+        let started = Instant::now();
+        self.write_line(index, fill);
+        let spent = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.busy_ns.fetch_add(spent, Ordering::Relaxed);
     }
 
-    /// Close `line` (the record's JSON so far) and append it, unless serialising failed.
-    fn write_line(
-        &self,
-        index: usize,
-        mut line: Vec<u8>,
-        written: std::io::Result<()>,
-        digest: String,
-    ) {
+    /// The line of [`Journal::append_with`]. The record's bytes are those its digest is
+    /// taken over, so the digest costs a hash and no second serialisation.
+    fn write_line(&self, index: usize, fill: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) {
+        let mut line = format!("{{\"match\":{index},\"record\":").into_bytes();
+        let start = line.len();
+        let written = fill(&mut line);
+        let digest = super::receipt::digest_json(&line[start..]);
         line.extend_from_slice(b"}\n");
         let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
         if w.error.is_some() {
             return;
         }
-        let written = written.and_then(|()| w.file.write_all(&line));
-        if let Err(e) = written {
+        if let Err(e) = written.and_then(|()| w.file.write_all(&line)) {
             w.error = Some(e);
             return;
         }
