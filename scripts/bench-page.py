@@ -35,6 +35,12 @@ def fence(text, lang="text"):
     return f"```{lang}\n{text.rstrip()}\n```\n"
 
 
+def command_and_output(name):
+    """A bench's command line, then what it printed (or "not run")."""
+    add(fence(command(name), "sh"))
+    add(fence(raw(name) or "not run"))
+
+
 def median_line(text, prefix):
     """(median, p90, count, fuel) of the line that starts with prefix, as printed."""
     for line in (text or "").splitlines():
@@ -273,8 +279,7 @@ add(
     "One Coup tournament of a bot of every kind (modules in C, C++, Zig, AssemblyScript, Go and "
     "Rust, Rust, Python and JavaScript components, a plain Python script), two rounds:\n"
 )
-add(fence(command("every-kind"), "sh"))
-add(fence(raw("every-kind") or "not run"))
+command_and_output("every-kind")
 
 # --- ratings ------------------------------------------------------------------------------
 add("## Rating intervals, paired and unpaired\n")
@@ -354,8 +359,7 @@ add(
     "switches the kernel charged per decision (a cost that grows with J is something the "
     "workers share). Every run's archive must be byte-identical.\n"
 )
-add(fence(command("scale"), "sh"))
-add(fence(raw("scale") or "not run"))
+command_and_output("scale")
 add(
     "`koth bench ladder`: a ladder of N entries (distinct copies of the same fourteen modules, "
     "each with a custom section that gives it its own SHA-256) played into a `--reuse` store, "
@@ -363,10 +367,8 @@ add(
     "phase and the disk. The second is a sampled ladder (`--opponents 10`), the format for "
     "ladders too big for a round robin.\n"
 )
-add(fence(command("ladder"), "sh"))
-add(fence(raw("ladder") or "not run"))
-add(fence(command("ladder-sampled"), "sh"))
-add(fence(raw("ladder-sampled") or "not run"))
+command_and_output("ladder")
+command_and_output("ladder-sampled")
 
 # --- hostcalls ------------------------------------------------------------------------------
 add("## Host calls\n")
@@ -377,8 +379,7 @@ add(
     "fuel faster than plain wasm: no host call can make the host work longer than fuel "
     "allows.\n"
 )
-add(fence(command("hostcalls"), "sh"))
-add(fence(raw("hostcalls") or "not run"))
+command_and_output("hostcalls")
 
 # --- by hand --------------------------------------------------------------------------------
 add("## Measured by hand\n")

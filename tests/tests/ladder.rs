@@ -48,6 +48,22 @@ fn coup(dir: &Path, bots: &[PathBuf], out: &str, extra: &[&str]) -> (bool, Strin
     koth(dir, &refs)
 }
 
+/// `koth verify ARCHIVE --bots <the built bots> --all`, which must pass; its stdout.
+fn verify_all(dir: &Path, archive: &Path) -> String {
+    let (ok, out, err) = koth(
+        dir,
+        &[
+            "verify".as_ref(),
+            archive.as_os_str(),
+            "--bots".as_ref(),
+            koth_tests::bots_dir().as_os_str(),
+            "--all".as_ref(),
+        ],
+    );
+    assert!(ok, "{out}{err}");
+    out
+}
+
 fn results(dir: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(dir.join("results.json")).expect("results.json"))
         .expect("results.json parses")
@@ -78,18 +94,7 @@ fn a_sampled_ladder_gives_every_bot_m_opponents_a_round_and_verifies() {
     )
     .expect("manifest parses");
     assert_eq!(manifest["options"]["opponents"], 4, "{manifest}");
-    let dir = tmp.path().join("a");
-    let (ok, out, err) = koth(
-        tmp.path(),
-        &[
-            "verify".as_ref(),
-            dir.as_os_str(),
-            "--bots".as_ref(),
-            koth_tests::bots_dir().as_os_str(),
-            "--all".as_ref(),
-        ],
-    );
-    assert!(ok, "{out}{err}");
+    let out = verify_all(tmp.path(), &tmp.path().join("a"));
     assert!(out.contains("108 of 108 matches"), "{out}");
     let (ok, _, err) = coup(tmp.path(), &bots, "b", &["--opponents", "3"]);
     assert!(!ok);
@@ -166,17 +171,7 @@ fn a_referee_s_ordered_pairs_are_sampled_alike() {
     for b in results(&out)["bots"].as_array().expect("bots") {
         assert_eq!(b["games"], 8, "{b}");
     }
-    let (ok, said, err) = koth(
-        tmp.path(),
-        &[
-            "verify".as_ref(),
-            out.as_os_str(),
-            "--bots".as_ref(),
-            koth_tests::bots_dir().as_os_str(),
-            "--all".as_ref(),
-        ],
-    );
-    assert!(ok, "{said}{err}");
+    let said = verify_all(tmp.path(), &out);
     assert!(said.contains("24 of 24 matches"), "{said}");
     // Tables are not sampled.
     let mut tables = refs.clone();

@@ -11,6 +11,42 @@ mod serve_support;
 mod slurm_cluster;
 
 use serve_support::{author, contest, koth, Server};
+use slurm_cluster::Cluster;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A contest in `tmp` made with these `koth contest init` options, with its authors alice
+/// and bob: the folder and their tokens.
+fn with_authors(tmp: &Path, opts: &[&str]) -> (PathBuf, String, String) {
+    let dir = contest(tmp, opts);
+    let (alice, bob) = (author(&dir, "alice"), author(&dir, "bob"));
+    (dir, alice, bob)
+}
+
+/// `koth serve DIR` whose runs go to `cluster`, its stderr in `log`.
+fn serve_on(cluster: &Cluster, dir: &Path, log: &Path) -> Server {
+    Server::start_env(dir, log, &[], &[("SLURM_CONF", cluster.conf().as_os_str())])
+}
+
+/// The Slurm jobs a server's stderr says it took its runs up on, in order.
+fn jobs_in(log: &Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.split("Slurm job ").nth(1)?.split(',').next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Wait until the server logging to `log` names the Slurm job of its run; the job.
+fn first_job(cluster: &Cluster, log: &Path, what: &str) -> String {
+    cluster.wait(what, Duration::from_secs(120), || {
+        jobs_in(log)
+            .into_iter()
+            .next()
+            .ok_or_else(|| std::fs::read_to_string(log).unwrap_or_default())
+    })
+}
 
 #[test]
 #[cfg_attr(
@@ -18,7 +54,7 @@ use serve_support::{author, contest, koth, Server};
     ignore = "SKIPPED: a_contest_on_slurm_plays_each_run_as_a_job_array: Slurm unavailable (see target/koth-skip-slurm)"
 )]
 fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
-    let cluster = match slurm_cluster::Cluster::start() {
+    let cluster = match Cluster::start() {
         Ok(cluster) => cluster,
         Err(why) => {
             println!("SKIPPED: a_contest_on_slurm_plays_each_run_as_a_job_array: Slurm cannot start here: {why}");
@@ -27,21 +63,14 @@ fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
         }
     };
     let tmp = tempfile::tempdir().unwrap();
-    let dir = contest(
+    let (dir, alice, bob) = with_authors(
         tmp.path(),
         &["--rounds", "2", "--seed", "5", "--slurm-shards", "3"],
     );
     let config = std::fs::read_to_string(dir.join("contest.json")).unwrap();
     assert!(config.contains("\"slurm\""), "{config}");
-    let alice = author(&dir, "alice");
-    let bob = author(&dir, "bob");
     let stderr = tmp.path().join("stderr");
-    let server = Server::start_env(
-        &dir,
-        &stderr,
-        &[],
-        &[("SLURM_CONF", cluster.conf().as_os_str())],
-    );
+    let server = serve_on(&cluster, &dir, &stderr);
     server.upload_seed_bots(&[("tax", &alice, "taxman"), ("law", &bob, "lawyer")]);
     let said = || std::fs::read_to_string(&stderr).unwrap_or_default();
     let first = server.settle(1);
@@ -66,12 +95,7 @@ fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
     let board = server.json("/api/leaderboard");
     assert_eq!(board["bots"].as_array().unwrap().len(), 3, "{board}");
     // Both runs were job arrays on the cluster, every task of them completed there.
-    let jobs: Vec<String> = said()
-        .lines()
-        .filter_map(|l| l.split("Slurm job ").nth(1))
-        .filter_map(|rest| rest.split(',').next())
-        .map(str::to_string)
-        .collect();
+    let jobs = jobs_in(&stderr);
     assert_eq!(jobs.len(), 2, "{}", said());
     for job in &jobs {
         let tasks = cluster.jobs(job);
@@ -111,8 +135,7 @@ fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
     assert!(verified.contains("12 of 12 matches"), "{verified}");
     // The same ladder on the server's own workers gives the same leaderboard.
     let local_tmp = tempfile::tempdir().unwrap();
-    let local = contest(local_tmp.path(), &["--rounds", "2", "--seed", "5"]);
-    let (a, b) = (author(&local, "alice"), author(&local, "bob"));
+    let (local, a, b) = with_authors(local_tmp.path(), &["--rounds", "2", "--seed", "5"]);
     let local_server = Server::start(&local, &local_tmp.path().join("stderr"));
     local_server.upload_seed_bots(&[
         ("tax", a.as_str(), "taxman"),
@@ -125,7 +148,7 @@ fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
     drop(server);
     // A job Slurm refuses (a partition it does not have) fails the run with sbatch's reason.
     let bad_tmp = tempfile::tempdir().unwrap();
-    let bad = contest(
+    let (bad, a, b) = with_authors(
         bad_tmp.path(),
         &[
             "--rounds",
@@ -135,13 +158,7 @@ fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
             "--sbatch-arg=--partition=nowhere",
         ],
     );
-    let (a, b) = (author(&bad, "alice"), author(&bad, "bob"));
-    let bad_server = Server::start_env(
-        &bad,
-        &bad_tmp.path().join("stderr"),
-        &[],
-        &[("SLURM_CONF", cluster.conf().as_os_str())],
-    );
+    let bad_server = serve_on(&cluster, &bad, &bad_tmp.path().join("stderr"));
     bad_server.upload_seed_bots(&[("tax", a.as_str(), "taxman"), ("law", b.as_str(), "lawyer")]);
     bad_server.settle(1);
     let runs = bad_server.json("/api/runs");
@@ -164,7 +181,7 @@ fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
     // A server killed while its job waits in Slurm's queue (held back a minute by `--begin`) waits
     // for that job when it starts again, rather than submit the run a second time.
     let kill_tmp = tempfile::tempdir().unwrap();
-    let killed = contest(
+    let (killed, a, b) = with_authors(
         kill_tmp.path(),
         &[
             "--rounds",
@@ -174,41 +191,17 @@ fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
             "--sbatch-arg=--begin=now+60",
         ],
     );
-    let (a, b) = (author(&killed, "alice"), author(&killed, "bob"));
-    let env = [("SLURM_CONF", cluster.conf().as_os_str())];
     let first_log = kill_tmp.path().join("stderr1");
-    let first = Server::start_env(&killed, &first_log, &[], &env);
+    let first = serve_on(&cluster, &killed, &first_log);
     first.upload_seed_bots(&[("tax", a.as_str(), "taxman"), ("law", b.as_str(), "lawyer")]);
-    let job_of = |log: &std::path::Path| {
-        std::fs::read_to_string(log)
-            .unwrap_or_default()
-            .lines()
-            .find_map(|l| {
-                l.split("Slurm job ")
-                    .nth(1)?
-                    .split(',')
-                    .next()
-                    .map(String::from)
-            })
-    };
-    let job = cluster.wait(
-        "the run's job to be submitted",
-        std::time::Duration::from_secs(120),
-        || {
-            job_of(&first_log)
-                .ok_or_else(|| std::fs::read_to_string(&first_log).unwrap_or_default())
-        },
-    );
+    let job = first_job(&cluster, &first_log, "the run's job to be submitted");
     first.kill();
     let second_log = kill_tmp.path().join("stderr2");
-    let second = Server::start_env(&killed, &second_log, &[], &env);
-    let waited = cluster.wait(
+    let second = serve_on(&cluster, &killed, &second_log);
+    let waited = first_job(
+        &cluster,
+        &second_log,
         "the restarted server to take the job up",
-        std::time::Duration::from_secs(120),
-        || {
-            job_of(&second_log)
-                .ok_or_else(|| std::fs::read_to_string(&second_log).unwrap_or_default())
-        },
     );
     assert_eq!(waited, job, "the same job, waited for");
     // The server waits for it: let it start now rather than at its begin time.
@@ -221,8 +214,8 @@ fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
     assert_eq!(runs[0]["state"], "done", "{runs}");
     assert_eq!(runs[0]["played"], 4, "{runs}");
     assert_eq!(
-        job_of(&second_log).as_deref(),
-        Some(job.as_str()),
+        jobs_in(&second_log),
+        vec![job.clone()],
         "the same job, waited for"
     );
     let tasks = cluster.jobs(&job);
