@@ -182,8 +182,8 @@ fn build_koth(target_dir: &std::path::Path, profile: &str) {
 }
 
 /// Every file under `root`, by path relative to it, with its bytes, and every entry of each
-/// `matches.zip` (the archive's container of per-match files) as `matches.zip/<entry>` (a
-/// folder's name ends with `/`), read with the `zip` crate and checked against its CRC: an
+/// `matches.zip.zst` (the archive's container of per-match files) as `matches.zip.zst/<entry>`
+/// (a folder's name ends with `/`), read with the `zip` crate and checked against its CRC: an
 /// archive as the tests compare it (two archives are identical when these maps are equal; the
 /// container's own bytes are in it too).
 pub fn read_tree(root: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
@@ -200,7 +200,7 @@ pub fn read_tree(root: &std::path::Path) -> std::collections::BTreeMap<String, V
                     .expect("under the root")
                     .display()
                     .to_string();
-                if p.file_name().is_some_and(|n| n == "matches.zip") {
+                if p.file_name().is_some_and(|n| n == "matches.zip.zst") {
                     for (name, data) in container_entries(&p) {
                         out.insert(format!("{rel}/{name}"), data);
                     }
@@ -212,7 +212,25 @@ pub fn read_tree(root: &std::path::Path) -> std::collections::BTreeMap<String, V
     out
 }
 
-/// The entries of the zip at `path`, in its order: each name (a folder's ends with `/`) with
+/// The invocation lines of the archive folder `dir` (its `invocations.jsonl.zst`,
+/// decompressed).
+///
+/// # Panics
+///
+/// If the archive has no readable invocation file.
+pub fn invocations(dir: &std::path::Path) -> String {
+    let path = koth::tournament::archive::invocations_path(dir);
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut koth::tournament::archive::read_invocations(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+        &mut text,
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text
+}
+
+/// The entries of the container at `path` (`matches.zip.zst`, or a plain zip), in its order: each name (a folder's ends with `/`) with
 /// its bytes.
 ///
 /// # Panics

@@ -79,13 +79,13 @@ fn archives_are_identical_for_any_worker_count() {
     assert_eq!(
         one.keys().collect::<Vec<_>>(),
         [
-            "invocations.jsonl",
+            "invocations.jsonl.zst",
             "leaderboard.txt",
             "manifest.json",
-            "matches.zip",
-            "matches.zip/logs/tournament-0.log",
-            "matches.zip/logs/tournament-1.log",
-            "matches.zip/logs/tournament-2.log",
+            "matches.zip.zst",
+            "matches.zip.zst/logs/tournament-0.log",
+            "matches.zip.zst/logs/tournament-1.log",
+            "matches.zip.zst/logs/tournament-2.log",
             "results.json"
         ]
     );
@@ -93,7 +93,7 @@ fn archives_are_identical_for_any_worker_count() {
         assert!(v == &two[k], "{k} differs between --jobs 1 and --jobs 2");
     }
     let results: serde_json::Value = serde_json::from_slice(&one["results.json"]).unwrap();
-    assert_eq!(results["schema"], "koth-results/1");
+    assert_eq!(results["schema"], "koth-results/2");
     assert_eq!(results["game"], "bank-heist");
     assert_eq!(results["matches"].as_array().unwrap().len(), 3);
     assert_eq!(results["bots"].as_array().unwrap().len(), 13);
@@ -114,7 +114,7 @@ fn archives_are_identical_for_any_worker_count() {
             .unwrap();
         assert_eq!(row["score"].as_u64().unwrap(), per);
     }
-    let log = String::from_utf8(one["matches.zip/logs/tournament-0.log"].clone()).unwrap();
+    let log = String::from_utf8(one["matches.zip.zst/logs/tournament-0.log"].clone()).unwrap();
     assert!(log.starts_with("#####GAME 0: "));
     assert!(log.contains("\nRound 1:\n") && log.contains("\nResults:\n0. "));
     // Another seed, another run.

@@ -118,7 +118,7 @@ fn plays_a_deterministic_tournament(path: PathBuf) {
         assert!(two[k] == *v, "{k} differs between --jobs 1 and --jobs 2");
     }
     assert!(
-        one.keys().any(|k| k.starts_with("matches.zip/scratch/")
+        one.keys().any(|k| k.starts_with("matches.zip.zst/scratch/")
             && k.contains(&me)
             && k.ends_with("memory")),
         "no memory file in the scratch: {:?}",

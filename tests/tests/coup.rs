@@ -300,7 +300,7 @@ fn archives_are_identical_for_any_worker_count_in_both_scratch_scopes() {
         assert!(
             one.contains_key("manifest.json")
                 && one.contains_key("results.json")
-                && one.contains_key("invocations.jsonl")
+                && one.contains_key("invocations.jsonl.zst")
         );
         // The per-game files are in the container only: no folder of them on disk.
         assert!(!one
@@ -308,20 +308,20 @@ fn archives_are_identical_for_any_worker_count_in_both_scratch_scopes() {
             .any(|k| k.starts_with("histories/") || k.starts_with("logs/")));
         assert_eq!(
             one.keys()
-                .filter(|k| k.starts_with("matches.zip/histories/"))
+                .filter(|k| k.starts_with("matches.zip.zst/histories/"))
                 .count(),
             40
         );
         assert_eq!(
             one.keys()
-                .filter(|k| k.starts_with("matches.zip/logs/"))
+                .filter(|k| k.starts_with("matches.zip.zst/logs/"))
                 .count(),
             40
         );
         if scope == ScratchScope::Tournament {
             // One counter for the whole tournament: it counted every invocation of the bot.
             let counter =
-                String::from_utf8(one["matches.zip/scratch/cheat_counter/counter"].clone())
+                String::from_utf8(one["matches.zip.zst/scratch/cheat_counter/counter"].clone())
                     .unwrap();
             let n: u64 = counter.trim().parse().unwrap();
             let results: serde_json::Value = serde_json::from_slice(&one["results.json"]).unwrap();
@@ -333,10 +333,8 @@ fn archives_are_identical_for_any_worker_count_in_both_scratch_scopes() {
                 .unwrap();
             assert_eq!(n, row["invocations"].as_u64().unwrap());
         } else {
-            assert!(one
-                .keys()
-                .any(|k| k.starts_with("matches.zip/scratch/")
-                    && k.ends_with("/cheat_counter/counter")));
+            assert!(one.keys().any(|k| k.starts_with("matches.zip.zst/scratch/")
+                && k.ends_with("/cheat_counter/counter")));
         }
         // Another seed gives another tournament.
         let other = run_archive(&bots, &sb, scope, 2, 8);
@@ -345,7 +343,8 @@ fn archives_are_identical_for_any_worker_count_in_both_scratch_scopes() {
 }
 
 #[test]
-fn matches_zip_holds_each_games_log_and_history_then_the_scratch_stored_and_dated_alike() {
+fn the_matches_container_holds_each_games_log_and_history_then_the_scratch_stored_and_dated_alike()
+{
     let sb = sandbox();
     let bots = with_cheat_counter(&sb, &["random", "taxman"]);
     let players = koth_tests::players(bots.iter().map(|(b, _)| b));
@@ -359,25 +358,37 @@ fn matches_zip_holds_each_games_log_and_history_then_the_scratch_stored_and_date
     // Nothing per game on disk: the folder holds the container and the summing up.
     let on_disk: Vec<&str> = archive
         .keys()
-        .filter(|k| !k.starts_with("matches.zip/"))
+        .filter(|k| !k.starts_with("matches.zip.zst/"))
         .map(String::as_str)
         .collect();
     assert_eq!(
         on_disk,
         [
             "head-to-head.txt",
-            "invocations.jsonl",
+            "invocations.jsonl.zst",
             "leaderboard.txt",
             "manifest.json",
-            "matches.zip",
+            "matches.zip.zst",
             "results.json"
         ]
     );
     // The entries, in order: each game's log and history, then what bots left.
-    let zip = archive["matches.zip"].clone();
     let tmp = tempfile::tempdir().unwrap();
+    let packed = tmp.path().join("matches.zip.zst");
+    std::fs::write(&packed, &archive["matches.zip.zst"]).unwrap();
+    let zip = koth::tournament::seekable::read_file(&packed).unwrap();
     std::fs::write(tmp.path().join("matches.zip"), &zip).unwrap();
     let entries = koth_tests::container_entries(&tmp.path().join("matches.zip"));
+    assert_eq!(koth_tests::container_entries(&packed), entries);
+    // Any zstd tool restores the zip (the zstd command's, where installed).
+    if let Ok(o) = std::process::Command::new("zstd")
+        .arg("-dc")
+        .arg(&packed)
+        .output()
+    {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(o.stdout == zip, "zstd -d gives the zip");
+    }
     let mut expected: Vec<(String, Vec<u8>)> = Vec::new();
     for r in &t.records {
         let mut log = r.human_log.join("\n");

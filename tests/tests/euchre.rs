@@ -118,7 +118,7 @@ fn archives_are_identical_for_any_worker_count_in_both_partner_modes() {
         }
         assert_eq!(
             one.keys()
-                .filter(|k| k.starts_with("matches.zip/logs/match-"))
+                .filter(|k| k.starts_with("matches.zip.zst/logs/match-"))
                 .count(),
             matches
         );

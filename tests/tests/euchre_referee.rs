@@ -48,10 +48,13 @@ fn same_archive(dir: &Path, bots: &[&str], builtin: &[&str], plugin: &[&str]) {
         "the archives hold different files"
     );
     assert!(
-        one.keys().any(|k| k.starts_with("matches.zip/scratch/")),
+        one.keys()
+            .any(|k| k.starts_with("matches.zip.zst/scratch/")),
         "no memory file"
     );
-    assert!(one.keys().any(|k| k.starts_with("matches.zip/logs/match-")));
+    assert!(one
+        .keys()
+        .any(|k| k.starts_with("matches.zip.zst/logs/match-")));
     for (file, bytes) in &one {
         if file == "manifest.json" || file == "results.json" {
             continue;

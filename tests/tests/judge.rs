@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
-/// Run `koth GAME BOTS... OPTIONS --out DIR/out` and return its `invocations.jsonl` lines.
+/// Run `koth GAME BOTS... OPTIONS --out DIR/out` and return its invocation lines.
 fn run(dir: &Path, game: &str, bots: &[&Path], options: &[&str]) -> Vec<Value> {
     let out = dir.join("out");
     let status = Command::new(koth_bin())
@@ -30,8 +30,7 @@ fn run(dir: &Path, game: &str, bots: &[&Path], options: &[&str]) -> Vec<Value> {
         serde_json::from_slice(&std::fs::read(out.join("results.json")).expect("results"))
             .expect("json");
     std::fs::write(dir.join("results.json"), results.to_string()).expect("keep");
-    std::fs::read_to_string(out.join("invocations.jsonl"))
-        .expect("log")
+    koth_tests::invocations(&out)
         .lines()
         .map(|l| serde_json::from_str(l).expect("line"))
         .collect()

@@ -125,7 +125,7 @@ fn a_new_bot_in_a_sampled_ladder_plays_only_its_own_games() {
         &["--opponents", "4", "--rounds", "2"],
     );
     assert!(ok, "{err}");
-    for f in ["results.json", "invocations.jsonl", "matches.zip"] {
+    for f in ["results.json", "invocations.jsonl.zst", "matches.zip.zst"] {
         assert!(
             std::fs::read(tmp.path().join("after").join(f)).expect("after")
                 == std::fs::read(tmp.path().join("scratch").join(f)).expect("scratch"),

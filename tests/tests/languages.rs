@@ -289,7 +289,7 @@ fn a_mixed_language_tournament_is_complete_and_deterministic() {
     let n = bots.len();
     assert_eq!(
         one.keys()
-            .filter(|k| k.starts_with("matches.zip/histories/"))
+            .filter(|k| k.starts_with("matches.zip.zst/histories/"))
             .count(),
         n * (n - 1)
     );

@@ -97,9 +97,9 @@ fn json(path: &Path) -> Value {
     .unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
 
-/// Every line of `invocations.jsonl`, by match.
+/// Every invocation line, by match.
 fn decisions(out: &Path) -> BTreeMap<u64, Vec<Value>> {
-    let text = std::fs::read_to_string(out.join("invocations.jsonl")).expect("invocations.jsonl");
+    let text = koth_tests::invocations(out);
     let mut by_match: BTreeMap<u64, Vec<Value>> = BTreeMap::new();
     for line in text.lines() {
         let v: Value = serde_json::from_str(line).expect("a JSON line");
@@ -313,7 +313,7 @@ fn check_run(out: &Path, rules: &Rules) -> Value {
     );
     let logs = decisions(out);
     let human_logs: BTreeMap<String, Vec<u8>> =
-        koth_tests::container_entries(&out.join("matches.zip"))
+        koth_tests::container_entries(&out.join("matches.zip.zst"))
             .into_iter()
             .collect();
     let matches = results["matches"].as_array().expect("matches");
@@ -594,10 +594,10 @@ fn the_options_change_the_game_and_the_archive_is_the_same_at_any_jobs_and_merge
     // Each seat's directory is in the archive: the history file, and the Rust bot's notes.
     assert!(a
         .keys()
-        .any(|k| k.starts_with("matches.zip/scratch/match-0/") && k.ends_with("history.txt")));
+        .any(|k| k.starts_with("matches.zip.zst/scratch/match-0/") && k.ends_with("history.txt")));
     assert!(a
         .keys()
-        .any(|k| k.starts_with("matches.zip/scratch/") && k.ends_with("notes.txt")));
+        .any(|k| k.starts_with("matches.zip.zst/scratch/") && k.ends_with("notes.txt")));
 }
 
 #[test]

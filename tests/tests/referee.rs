@@ -80,7 +80,7 @@ fn the_honest_game_plays_to_a_result() {
     assert_eq!(manifest["referee"]["file"], "hostile_referee.wasm");
     assert_eq!(manifest["referee"]["sha256"].as_str().unwrap().len(), 64);
     assert_eq!(manifest["options"]["options"]["attack"], "none");
-    let logs = koth_tests::container_entries(&out.join("matches.zip"));
+    let logs = koth_tests::container_entries(&out.join("matches.zip.zst"));
     let log = logs
         .iter()
         .find(|(name, _)| name == "logs/match-0.log")

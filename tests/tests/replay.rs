@@ -88,9 +88,9 @@ impl Bench {
             .expect("run koth replay")
     }
 
-    /// Every line of `invocations.jsonl`, by match (its `field`).
+    /// Every invocation line, by match (its `field`).
     fn lines(&self, field: &str) -> BTreeMap<u64, Vec<Value>> {
-        let text = std::fs::read_to_string(self.out().join("invocations.jsonl")).expect("log");
+        let text = koth_tests::invocations(&self.out());
         let mut by_match: BTreeMap<u64, Vec<Value>> = BTreeMap::new();
         for l in text.lines() {
             let v: Value = serde_json::from_str(l).expect("json line");

@@ -306,23 +306,36 @@ fn only_the_first_games_and_those_with_forfeits_are_embedded() {
 }
 
 #[test]
-fn the_replays_read_their_logs_from_matches_zip_or_from_an_older_archives_folders() {
+fn the_replays_read_their_logs_from_the_container_or_from_an_older_archives_layout() {
+    use koth::tournament::seekable;
     let sb = sandbox();
     let dir = coup_archive(&sb);
     let replays = |path: &Path| {
         let d = embedded(&report::build(path, &ReportOptions::default()).expect("report"));
         d["replays"].clone()
     };
-    let from_zip = replays(&dir.path);
-    // The same archive as koth 0.2.0 wrote it: the logs as files under `logs/`.
+    let from_zst = replays(&dir.path);
+    // The same archive as koth 0.5.0 wrote it: the zip and the lines not compressed.
+    let packed = dir.path.join("matches.zip.zst");
     let zip = dir.path.join("matches.zip");
+    std::fs::write(&zip, seekable::read_file(&packed).unwrap()).unwrap();
+    std::fs::remove_file(&packed).unwrap();
+    let lines = dir.path.join("invocations.jsonl.zst");
+    std::fs::write(
+        dir.path.join("invocations.jsonl"),
+        seekable::read_file(&lines).unwrap(),
+    )
+    .unwrap();
+    std::fs::remove_file(&lines).unwrap();
+    assert_eq!(replays(&dir.path), from_zst);
+    // As koth 0.2.0 wrote it: the logs as files under `logs/`.
     for (name, data) in koth_tests::container_entries(&zip) {
         let path = dir.path.join(&name);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, data).unwrap();
     }
     std::fs::remove_file(&zip).unwrap();
-    assert_eq!(replays(&dir.path), from_zip);
+    assert_eq!(replays(&dir.path), from_zst);
     // Without any log, each replay says so, and still stands.
     std::fs::remove_dir_all(dir.path.join("logs")).unwrap();
     let bare = replays(&dir.path);
@@ -330,12 +343,21 @@ fn the_replays_read_their_logs_from_matches_zip_or_from_an_older_archives_folder
     assert!(intro.contains("no human log logs/"), "{intro}");
     assert_eq!(
         bare[0]["steps"].as_array().unwrap().len(),
-        from_zip[0]["steps"].as_array().unwrap().len()
+        from_zst[0]["steps"].as_array().unwrap().len()
     );
     // A damaged container is an error naming it, not a page without logs.
     std::fs::write(&zip, b"PK not a zip").unwrap();
     let err = report::build(&dir.path, &ReportOptions::default()).expect_err("damaged");
     assert!(err.to_string().contains("matches.zip"), "{err}");
+    std::fs::write(&packed, b"\x28\xb5\x2f\xfd not seekable").unwrap();
+    let err = report::build(&dir.path, &ReportOptions::default()).expect_err("damaged");
+    assert!(err.to_string().contains("matches.zip.zst"), "{err}");
+    // So are damaged invocation lines.
+    std::fs::remove_file(&packed).unwrap();
+    std::fs::remove_file(&zip).unwrap();
+    std::fs::write(&lines, b"not zstd").unwrap();
+    let err = report::build(&dir.path, &ReportOptions::default()).expect_err("damaged");
+    assert!(err.to_string().contains("invocations.jsonl.zst"), "{err}");
 }
 
 #[test]

@@ -214,7 +214,7 @@ fn over_an_earlier_archive_equals_an_empty_folder(run: &Run) {
     let whole = tmp.path().join("whole");
     run.run(&whole, &[]);
     let expected = read_tree(&whole);
-    assert!(expected.contains_key("matches.zip"));
+    assert!(expected.contains_key("matches.zip.zst"));
     assert!(
         !expected
             .keys()
@@ -265,7 +265,10 @@ fn over_an_earlier_archive_equals_an_empty_folder(run: &Run) {
     };
     let new = tmp.path().join("new");
     other.run(&new, &[]);
-    assert_ne!(read_tree(&new)["matches.zip"], expected["matches.zip"]);
+    assert_ne!(
+        read_tree(&new)["matches.zip.zst"],
+        expected["matches.zip.zst"]
+    );
     run.run(&new, &[]);
     assert_same_archive(&new, &expected, "over another run's archive");
 }
@@ -788,7 +791,7 @@ fn verify_confirms_an_archive_and_catches_edits_and_forgeries() {
     let pristine: BTreeMap<String, Vec<u8>> = read_tree(&archive);
     // The archive's files (not the container's entries, which `read_tree` lists too).
     let restore = || {
-        for (rel, data) in pristine.iter().filter(|(k, _)| !k.contains(".zip/")) {
+        for (rel, data) in pristine.iter().filter(|(k, _)| !k.contains(".zip.zst/")) {
             std::fs::write(archive.join(rel), data).unwrap();
         }
     };
@@ -845,7 +848,7 @@ fn verify_confirms_an_archive_and_catches_edits_and_forgeries() {
 
     // A log edited by hand (the container written again with that entry changed): the
     // receipt does not cover it, re-writing the archive does, and names the entry.
-    let zip = archive.join("matches.zip");
+    let zip = archive.join("matches.zip.zst");
     let mut entries = koth_tests::container_entries(&zip);
     let log = entries
         .iter()
@@ -856,26 +859,65 @@ fn verify_confirms_an_archive_and_catches_edits_and_forgeries() {
         .iter()
         .map(|(name, data)| koth::tournament::container::Entry::file(name.clone(), &data[..]))
         .collect();
-    koth::tournament::container::write(std::fs::File::create(&zip).unwrap(), &edited).unwrap();
+    koth::tournament::container::write_file(&zip, &edited).unwrap();
     let o = verify(&archive, &["--all"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    let named = format!("matches.zip: {}: differs", entries[log].0);
+    let named = format!("matches.zip.zst: {}: differs", entries[log].0);
     assert!(text(&o).contains(&named), "{}", text(&o));
     restore();
 
-    // A container damaged on disk (one byte of a log flipped, its CRC no longer matching) is
-    // named whole.
-    let mut bytes = pristine["matches.zip"].clone();
-    let at = bytes
-        .windows(4)
-        .position(|w| w == b" vs.")
-        .expect("a Coup log's first line");
+    // A container damaged on disk (one byte of its compressed logs flipped, the frame's
+    // checksum no longer matching) is named whole.
+    let mut bytes = pristine["matches.zip.zst"].clone();
+    let at = bytes.len() / 3;
     bytes[at] ^= 1;
     std::fs::write(&zip, &bytes).unwrap();
     let o = verify(&archive, &["--all"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(text(&o).contains("matches.zip: differs"), "{}", text(&o));
+    assert!(
+        text(&o).contains("matches.zip.zst: differs"),
+        "{}",
+        text(&o)
+    );
     restore();
+
+    // The same archive in koth 0.5.0's layout (`koth-results/1`: the zip and the lines not
+    // compressed, the JSON indented throughout) verifies: files compare by what they hold.
+    let plain = tmp.path().join("plain");
+    std::fs::create_dir(&plain).unwrap();
+    for (rel, data) in pristine.iter().filter(|(k, _)| !k.contains(".zip.zst/")) {
+        let (rel, data) = match rel.strip_suffix(".zst") {
+            Some(old) => (
+                old.to_string(),
+                koth::tournament::seekable::read_file(&archive.join(rel)).unwrap(),
+            ),
+            None => (rel.clone(), data.clone()),
+        };
+        let data = if rel.ends_with(".json") {
+            let mut v: serde_json::Value = serde_json::from_slice(&data).unwrap();
+            if rel == "results.json" {
+                v["schema"] = "koth-results/1".into();
+            }
+            serde_json::to_vec_pretty(&v).unwrap()
+        } else {
+            data
+        };
+        std::fs::write(plain.join(rel), data).unwrap();
+    }
+    let o = verify(&plain, &["--all"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("written again identically"),
+        "{}",
+        text(&o)
+    );
+    // And an edit to its plain zip is found, by entry.
+    let old_zip = plain.join("matches.zip");
+    koth::tournament::container::write(std::fs::File::create(&old_zip).unwrap(), &edited).unwrap();
+    let o = verify(&plain, &["--all"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let named = format!("matches.zip: {}: differs", entries[log].0);
+    assert!(text(&o).contains(&named), "{}", text(&o));
 
     // Another module under a bot's name is not the bot that played.
     let bots = tempfile::tempdir().unwrap();

@@ -175,7 +175,7 @@ fn uploads_run_reach_the_leaderboard_and_export_as_a_verifiable_archive() {
     assert!(replay.contains("id=\"replay\""), "the report's viewer");
     assert!(
         !replay.contains("no human log"),
-        "the replay's human log is read from the run's matches.zip"
+        "the replay's human log is read from the run's matches.zip.zst"
     );
     // Each decision names the `koth replay` command the host runs in the contest's folder,
     // which finds the bots among the uploaded versions, and it reproduces the decision.
@@ -207,11 +207,13 @@ fn uploads_run_reach_the_leaderboard_and_export_as_a_verifiable_archive() {
     // and serves it.
     let (code, page) = server.get(&format!("/runs/{last}"));
     assert_eq!(code, 200);
-    let zip = format!("/runs/{last}/files/matches.zip");
+    let zip = format!("/runs/{last}/files/matches.zip.zst");
     assert!(page.contains(&zip), "{page}");
     let (code, body) = server.get(&zip);
     assert_eq!(code, 200);
-    assert!(body.starts_with("PK\u{3}\u{4}"), "a zip");
+    let on_disk = std::fs::read(dir.join(format!("runs/{last}/matches.zip.zst"))).unwrap();
+    assert!(on_disk.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]), "zstd");
+    assert_eq!(body, String::from_utf8_lossy(&on_disk), "the file as it is");
     // A new version of one bot: the next run plays only its matches (2 rounds, 2 ordered
     // pairs with each of 2 opponents) and takes the others from the store.
     let (code, body) = server.upload(

@@ -245,7 +245,7 @@ fn past_the_disk_quota_an_older_runs_logs_go_and_its_replays_answer_410() {
         runs[0]["pruned"].is_null(),
         "the leaderboard's run is kept: {runs}"
     );
-    assert!(!dir.join(format!("runs/{oldest}/matches.zip")).exists());
+    assert!(!dir.join(format!("runs/{oldest}/matches.zip.zst")).exists());
     assert!(dir.join(format!("runs/{oldest}/results.json")).is_file());
     let (code, body) = server.get(&format!("/runs/{oldest}/matches/0"));
     assert_eq!(code, 410, "{body}");

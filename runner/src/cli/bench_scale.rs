@@ -209,7 +209,8 @@ fn cores() -> usize {
 /// exactly when they produced the same tournament.
 fn archive_digest(dir: &Path) -> anyhow::Result<String> {
     let mut h = Sha256::new();
-    for f in ["results.json", "invocations.jsonl", "matches.zip"] {
+    use koth::tournament::archive::{INVOCATIONS, MATCHES};
+    for f in ["results.json", INVOCATIONS, MATCHES] {
         let path = dir.join(f);
         let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
         h.update((bytes.len() as u64).to_le_bytes());
@@ -289,7 +290,7 @@ pub(crate) fn scale(a: ScaleBench) -> anyhow::Result<ExitCode> {
         let _ = std::fs::remove_dir_all(&out);
     }
     println!(
-        "every run's archive is byte-identical (results.json, invocations.jsonl, matches.zip)"
+        "every run's archive is byte-identical (results.json, invocations.jsonl.zst, matches.zip.zst)"
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -17,7 +17,7 @@ use koth::sandbox::Sandbox;
 use koth::tournament::Manifest;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -90,7 +90,7 @@ impl GameVisitor for Visit<'_> {
         check_engine(manifest_json, sandbox)?;
         let (earlier, lines) = match_lines(&args.archive, game.match_field(), n)?;
         if lines.is_empty() {
-            bail!("match {n} has no decisions in invocations.jsonl (a void match?)");
+            bail!("match {n} has no decisions in the archive's invocations (a void match?)");
         }
         let (k, why) = match args.decision {
             Some(k) if k < lines.len() => (k, "asked for"),
@@ -233,8 +233,8 @@ fn find_bots<O>(
 
 /// Match `n`'s lines of `invocations.jsonl`, and how many lines the matches before it have.
 fn match_lines(archive: &Path, field: &str, n: usize) -> anyhow::Result<(usize, Vec<Value>)> {
-    let path = archive.join("invocations.jsonl");
-    let file = std::fs::File::open(&path).with_context(|| {
+    let path = koth::tournament::archive::invocations_path(archive);
+    let file = koth::tournament::archive::read_invocations(&path).with_context(|| {
         format!(
             "reading {} (an archive whose match logs were pruned cannot be replayed)",
             path.display()
@@ -242,7 +242,7 @@ fn match_lines(archive: &Path, field: &str, n: usize) -> anyhow::Result<(usize, 
     })?;
     let mut earlier = 0;
     let mut lines = Vec::new();
-    for (i, line) in BufReader::new(file).lines().enumerate() {
+    for (i, line) in file.lines().enumerate() {
         let line = line.with_context(|| format!("reading {}", path.display()))?;
         let at = |what: &str| format!("{} line {}: {what}", path.display(), i + 1);
         let value: Value = serde_json::from_str(&line).with_context(|| at("not JSON"))?;

@@ -10,15 +10,18 @@ use clap::Args;
 use koth::games::{self, Game, GameVisitor, Player};
 use koth::referee::game::RefereeGame;
 use koth::sandbox::{Bot, Sandbox};
-use koth::tournament::archive::{Archive, MATCHES};
+use koth::tournament::archive::{Archive, INVOCATIONS, INVOCATIONS_PLAIN, MATCHES};
 use koth::tournament::container;
+use koth::tournament::container::MATCHES_ZIP;
 use koth::tournament::receipt::{digest, receipt};
+use koth::tournament::seekable;
 use koth::tournament::{Manifest, RefereeEntry, RunError, RunPlan};
 use rand::seq::index::sample;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -318,22 +321,40 @@ pub(crate) fn load_bots(
         .collect()
 }
 
-/// Every file written again that is missing or different in the archive; in `matches.zip`,
-/// every entry.
+/// Every file written again that is missing or different in the archive; in the matches'
+/// container, every entry.
+///
+/// Files are compared by what they hold, so an archive of an earlier layout (koth 0.5.0's
+/// plain `invocations.jsonl` and `matches.zip`, JSON indented throughout) verifies, and so
+/// does one whose compressed bytes came from another libzstd: the compressed files by their
+/// data, the JSON documents by their values (all but the layout's `schema`).
 fn compare_trees(again: &Path, archive: &Path) -> anyhow::Result<Vec<String>> {
     let mut out = Vec::new();
     for entry in walk(again)? {
         let rel = entry.strip_prefix(again).unwrap_or(&entry);
-        let theirs = archive.join(rel);
+        let older = if rel == Path::new(INVOCATIONS) {
+            Some(INVOCATIONS_PLAIN)
+        } else if rel == Path::new(MATCHES) {
+            Some(MATCHES_ZIP)
+        } else {
+            None
+        };
+        let theirs = match older {
+            Some(old) if !archive.join(rel).exists() && archive.join(old).exists() => {
+                archive.join(old)
+            }
+            _ => archive.join(rel),
+        };
         let ours = std::fs::read(&entry).with_context(|| format!("reading {}", entry.display()))?;
         match std::fs::read(&theirs) {
             Ok(t) if t == ours => {}
+            Ok(t) if same_content(rel, &ours, &theirs, &t) => {}
             Ok(_) if rel == Path::new(MATCHES) => {
                 out.extend(compare_containers(&entry, &theirs));
             }
             Ok(_) => out.push(format!(
                 "  {}: differs from the re-played run's",
-                rel.display()
+                theirs.strip_prefix(archive).unwrap_or(&theirs).display()
             )),
             Err(_) => out.push(format!("  {}: missing", rel.display())),
         }
@@ -341,10 +362,47 @@ fn compare_trees(again: &Path, archive: &Path) -> anyhow::Result<Vec<String>> {
     Ok(out)
 }
 
-/// What differs between two `matches.zip`, by entry (the archive's own, `theirs`, may be
-/// damaged: then the whole file is named).
+/// Whether the archive's file `theirs` (bytes `t`) holds what the re-played run's `rel`
+/// (bytes `ours`) holds, though the bytes differ.
+fn same_content(rel: &Path, ours: &[u8], theirs: &Path, t: &[u8]) -> bool {
+    let unpack = |bytes: &[u8], packed: bool| -> Option<Vec<u8>> {
+        if !packed {
+            return Some(bytes.to_vec());
+        }
+        let mut data = Vec::new();
+        seekable::Reader::new(std::io::Cursor::new(bytes))
+            .and_then(|mut r| r.read_to_end(&mut data))
+            .ok()?;
+        Some(data)
+    };
+    let zst = |p: &Path| p.extension().is_some_and(|e| e == "zst");
+    if zst(rel) {
+        return match (unpack(ours, true), unpack(t, zst(theirs))) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        };
+    }
+    if rel.extension().is_some_and(|e| e == "json") {
+        let value = |bytes: &[u8]| {
+            serde_json::from_slice::<Value>(bytes).ok().map(|mut v| {
+                if let Some(o) = v.as_object_mut() {
+                    o.remove("schema");
+                }
+                v
+            })
+        };
+        return matches!((value(ours), value(t)), (Some(a), Some(b)) if a == b);
+    }
+    false
+}
+
+/// What differs between two matches' containers, by entry (the archive's own, `theirs`, may
+/// be damaged, or a `matches.zip` of koth 0.5.0: then the whole file is named).
 fn compare_containers(ours: &Path, theirs: &Path) -> Vec<String> {
-    let whole = vec![format!("  {MATCHES}: differs from the re-played run's")];
+    let file = theirs
+        .file_name()
+        .map_or_else(|| MATCHES.into(), |n| n.to_string_lossy());
+    let whole = vec![format!("  {file}: differs from the re-played run's")];
     let (Ok(ours), Ok(theirs)) = (container::read_all(ours), container::read_all(theirs)) else {
         return whole;
     };
@@ -356,13 +414,13 @@ fn compare_containers(ours: &Path, theirs: &Path) -> Vec<String> {
         match theirs.get(name) {
             Some(t) if t == data => {}
             Some(_) => out.push(format!(
-                "  {MATCHES}: {name}: differs from the re-played run's"
+                "  {file}: {name}: differs from the re-played run's"
             )),
-            None => out.push(format!("  {MATCHES}: {name}: missing")),
+            None => out.push(format!("  {file}: {name}: missing")),
         }
     }
     for name in theirs.keys().filter(|n| !names.contains(n.as_str())) {
-        out.push(format!("  {MATCHES}: {name}: not in the re-played run's"));
+        out.push(format!("  {file}: {name}: not in the re-played run's"));
     }
     // Entries alike but in another order, or the zip's own fields changed.
     if out.is_empty() {

@@ -1,7 +1,7 @@
 //! The contest's disk: what its folder holds, and the retention that keeps it within
 //! `max_disk_mib`. The store (every match, which runs reuse), the versions, the database and
 //! the newest run's archive are always kept; older runs' archives lose their match logs
-//! (`matches.zip`, `invocations.jsonl`, ...) oldest first, keeping their leaderboard,
+//! (`matches.zip.zst`, `invocations.jsonl.zst`, ...) oldest first, keeping their leaderboard,
 //! results and manifest (whose digests are the run's receipt). When what is always kept
 //! passes the quota, uploads are refused until the host raises it.
 
@@ -125,7 +125,7 @@ mod tests {
     use super::*;
     use crate::contest::ContestConfig;
 
-    /// A contest whose runs 1..=n each hold a `size`-byte `matches.zip` and the kept files.
+    /// A contest whose runs 1..=n each hold a `size`-byte `matches.zip.zst` and the kept files.
     fn contest_with_runs(n: i64, size: usize, quota_mib: u64) -> (tempfile::TempDir, Contest) {
         let tmp = tempfile::tempdir().expect("a temporary folder");
         let config = ContestConfig {
@@ -143,7 +143,7 @@ mod tests {
             db::finish_run(&mut conn, id, 2, 0, &[]).expect("finish");
             let dir = contest.run_dir(id);
             std::fs::create_dir_all(&dir).expect("run dir");
-            std::fs::write(dir.join("matches.zip"), vec![7u8; size]).expect("zip");
+            std::fs::write(dir.join("matches.zip.zst"), vec![7u8; size]).expect("zip");
             for kept in KEPT {
                 std::fs::write(dir.join(kept), b"{}").expect("kept");
             }
@@ -164,7 +164,7 @@ mod tests {
         assert!(p.size <= quota(&contest));
         for id in 1..=4 {
             let dir = contest.run_dir(id);
-            assert_eq!(dir.join("matches.zip").exists(), id > 2, "run {id}");
+            assert_eq!(dir.join("matches.zip.zst").exists(), id > 2, "run {id}");
             for kept in KEPT {
                 assert!(dir.join(kept).is_file(), "run {id} kept {kept}");
             }
@@ -180,7 +180,7 @@ mod tests {
         let conn = contest.db().expect("db");
         let p = prune(&contest, &conn).expect("prune");
         assert_eq!(p.runs, 1);
-        assert!(contest.run_dir(2).join("matches.zip").is_file());
+        assert!(contest.run_dir(2).join("matches.zip.zst").is_file());
         assert!(p.size > quota(&contest), "what is always kept may pass it");
     }
 }

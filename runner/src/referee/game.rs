@@ -404,7 +404,7 @@ pub fn write_archive(
                 archive.write("head-to-head.txt", table.as_bytes())?;
             }
             let matches: Vec<(usize, &MatchRecord)> = run.records.iter().enumerate().collect();
-            archive.write_jsonl_chunks("invocations.jsonl", &matches, |&(index, r)| {
+            archive.write_invocations(&matches, |&(index, r)| {
                 r.log
                     .iter()
                     .map(move |invocation| LogLine { index, invocation })

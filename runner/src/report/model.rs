@@ -114,14 +114,12 @@ impl ReportData {
             })?
             .to_string();
         let schema = results.get("schema").and_then(|s| s.as_str());
-        if schema != Some(crate::tournament::results::RESULTS_SCHEMA) {
+        let readable = crate::tournament::results::READABLE_SCHEMAS;
+        if !schema.is_some_and(|s| readable.contains(&s)) {
             return Err(ReportError::Malformed {
                 path: results_path,
                 line: None,
-                what: format!(
-                    "schema {schema:?}, expected {:?}",
-                    crate::tournament::results::RESULTS_SCHEMA
-                ),
+                what: format!("schema {schema:?}, expected one of {}", readable.join(", ")),
             });
         }
         let leaderboard: Vec<serde_json::Value> = results
@@ -202,7 +200,7 @@ impl ReportData {
         Ok(data)
     }
 
-    /// Stream `invocations.jsonl` a game at a time: fuel per bot, every failure, and the
+    /// Stream the invocation lines (`invocations.jsonl.zst`) a game at a time: fuel per bot, every failure, and the
     /// replays of the games the options select. Returns every decision's fuel per bot.
     fn read_games(
         &mut self,
@@ -210,16 +208,18 @@ impl ReportData {
         adapter: &mut dyn replay::Adapter,
         opts: &ReportOptions,
     ) -> Result<BTreeMap<String, Vec<u64>>, ReportError> {
-        let path = root.join("invocations.jsonl");
-        let file = std::fs::File::open(&path).map_err(|source| ReportError::Read {
-            path: path.clone(),
-            source,
+        let path = crate::tournament::archive::invocations_path(root);
+        let file = crate::tournament::archive::read_invocations(&path).map_err(|source| {
+            ReportError::Read {
+                path: path.clone(),
+                source,
+            }
         })?;
         let mut fuel: BTreeMap<String, Vec<u64>> = BTreeMap::new();
         let mut current: Option<(GameKey, Vec<Step>)> = None;
         let mut forfeit_games = 0;
         let (mut last_match, mut decision): (Option<usize>, usize) = (None, 0);
-        for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
+        for (n, line) in file.lines().enumerate() {
             let line = line.map_err(|source| ReportError::Read {
                 path: path.clone(),
                 source,

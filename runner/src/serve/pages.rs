@@ -339,6 +339,7 @@ pub async fn run_file(
         Some("json") => "application/json",
         Some("html") => "text/html; charset=utf-8",
         Some("zip") => "application/zip",
+        Some("zst") => "application/zstd",
         _ => "text/plain; charset=utf-8",
     };
     ([(header::CONTENT_TYPE, kind)], bytes).into_response()

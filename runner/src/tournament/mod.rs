@@ -8,7 +8,9 @@
 //! - [`results`]: the game-agnostic results (`results.json`: bots, scores, every match's
 //!   participants and scores, void matches), the leaderboard and the manifest;
 //! - [`archive`]: the archive folder, written whole whatever bots left behind;
-//! - [`container`]: `matches.zip`, the one file holding every match's logs and scratch;
+//! - [`container`]: `matches.zip.zst`, the one file holding every match's logs and scratch;
+//! - [`seekable`]: the zstd frames with a seek table that the archive's big files are
+//!   compressed in;
 //! - [`journal`]: every finished match appended as it finishes, for `--resume` and shards;
 //! - [`receipt`]: the hash over a run's manifest and results that `koth verify` checks.
 
@@ -21,6 +23,7 @@ pub mod receipt;
 pub mod results;
 pub mod sample;
 pub mod scheduler;
+pub mod seekable;
 pub mod store;
 
 pub use journal::{Journal, Shard};

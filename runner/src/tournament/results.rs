@@ -7,8 +7,17 @@ use super::leaderboard::{Columns, Leaderboard, Row, Spread};
 use super::ratings::{independent_matches, MIN_MATCHES};
 use serde::{Deserialize, Serialize};
 
-/// The version of `results.json`'s layout. Bump it when the layout changes.
-pub const RESULTS_SCHEMA: &str = "koth-results/1";
+/// The version of the archive's layout, in `results.json`. Bump it when the layout changes.
+///
+/// - `koth-results/1` (koth 0.5.0 and earlier): `invocations.jsonl` and `matches.zip` as they
+///   are;
+/// - `koth-results/2` (koth 0.6.0): both compressed as seekable zstd (`invocations.jsonl.zst`,
+///   `matches.zip.zst`), and the JSON documents written with an array element per line. The
+///   fields of `results.json` are the same.
+pub const RESULTS_SCHEMA: &str = "koth-results/2";
+
+/// Every layout this koth reads ([`RESULTS_SCHEMA`] and the ones before it).
+pub const READABLE_SCHEMAS: [&str; 2] = ["koth-results/1", RESULTS_SCHEMA];
 
 /// A bot as the manifest records it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

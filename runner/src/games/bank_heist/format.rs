@@ -368,7 +368,7 @@ pub fn write_archive(
             // A tournament's log is long (every game of it): serialised in pieces.
             let pieces: Vec<&[super::driver::InvocationRecord]> =
                 r.records.iter().flat_map(|t| t.log.chunks(1024)).collect();
-            archive.write_jsonl_chunks("invocations.jsonl", &pieces, |p| p.iter())
+            archive.write_invocations(&pieces, |p| p.iter())
         },
         || {
             let mut files = MatchFiles::with_capacity(r.records.len());

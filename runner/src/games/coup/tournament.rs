@@ -572,7 +572,7 @@ pub fn write_archive(
                 archive.write("head-to-head.txt", table.as_bytes())?;
             }
             let games: Vec<(usize, &GameRecord)> = t.records.iter().enumerate().collect();
-            archive.write_jsonl_chunks("invocations.jsonl", &games, |&(g, r)| {
+            archive.write_invocations(&games, |&(g, r)| {
                 r.log.iter().map(move |inv| LogLine {
                     game: g,
                     file: &r.file_name,
