@@ -315,11 +315,11 @@ add(fence("\n".join(command(n).strip() for n in ["rating-euchre", "rating-euchre
 add("## The HTML report\n")
 add(
     "`koth report` on each game's default demo (the bots `scripts/demo GAME` plays, default "
-    "options) and on many Bank Heist tournaments: the size of the decision log, the page, "
+    "options) and on many Bank Heist tournaments: the size of the decision log (compressed), the page, "
     "and the time to write it. The page embeds the replays of the first 20 games and of up "
     "to 40 with a failure, so its size hardly grows with the archive.\n"
 )
-add("| archive | matches | decisions | `invocations.jsonl` | report | time |")
+add("| archive | matches | decisions | `invocations.jsonl.zst` | report | time |")
 add("| --- | --- | --- | --- | --- | --- |")
 for d, what in [
     ("coup", "Coup, 14 bots"),
@@ -343,7 +343,7 @@ for d, what in [
     m = re.match(r"Report \(([\d.]+ MB), ([\d.]+ s)\)", line)
     add(
         f"| {what} | {len(results['matches']):,} | {decisions:,} | "
-        f"{size(arch / 'invocations.jsonl')} | {m.group(1)} | {m.group(2)} |"
+        f"{size(arch / 'invocations.jsonl.zst')} | {m.group(1)} | {m.group(2)} |"
     )
 add("")
 add(fence("\n".join(command(n).strip() for n in [

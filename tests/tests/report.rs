@@ -360,6 +360,67 @@ fn the_replays_read_their_logs_from_the_container_or_from_an_older_archives_layo
     assert!(err.to_string().contains("invocations.jsonl.zst"), "{err}");
 }
 
+/// Run `koth cat ARGS...`: (success, stdout, stderr).
+fn cat(args: &[&std::ffi::OsStr]) -> (bool, Vec<u8>, String) {
+    let o = std::process::Command::new(koth_tests::koth_bin())
+        .arg("cat")
+        .args(args)
+        .output()
+        .expect("run koth cat");
+    (
+        o.status.success(),
+        o.stdout,
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn koth_cat_lists_an_archive_and_prints_any_file_or_entry_decompressed() {
+    use koth::tournament::seekable;
+    let sb = sandbox();
+    let dir = coup_archive(&sb);
+    let a = dir.path.as_os_str();
+    let entries = koth_tests::container_entries(&dir.path.join("matches.zip.zst"));
+    // The listing: the archive's files, then every entry of the container.
+    let (ok, list, err) = cat(&[a]);
+    assert!(ok, "{err}");
+    let list = String::from_utf8(list).unwrap();
+    for f in ["manifest.json", "results.json", "invocations.jsonl.zst", "matches.zip.zst"] {
+        assert!(list.lines().any(|l| l.starts_with(f)), "{f}: {list}");
+    }
+    let listed: Vec<&str> = list
+        .lines()
+        .filter_map(|l| l.strip_prefix("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let names: Vec<&str> = entries.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(listed, names);
+    // An entry, the lines and the zip, each as `zstd -d` or `unzip -p` would give them.
+    let (name, data) = &entries[2];
+    let (ok, out, err) = cat(&[a, name.as_ref()]);
+    assert!(ok && &out == data, "{err}");
+    let (ok, out, err) = cat(&[a, "invocations.jsonl".as_ref()]);
+    assert!(ok, "{err}");
+    assert_eq!(out, koth_tests::invocations(&dir.path).into_bytes());
+    let (ok, out, err) = cat(&[a, "matches.zip".as_ref()]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        out,
+        seekable::read_file(&dir.path.join("matches.zip.zst")).unwrap()
+    );
+    let (ok, out, _) = cat(&[a, "results.json".as_ref()]);
+    assert!(ok && out == std::fs::read(dir.path.join("results.json")).unwrap());
+    // What the archive does not hold, or a path out of it, is named and refused.
+    for bad in ["logs/none.log", "../results.json", "/etc/passwd"] {
+        let (ok, out, err) = cat(&[a, bad.as_ref()]);
+        assert!(!ok && out.is_empty(), "{bad}");
+        assert!(err.contains(&format!("no file `{bad}`")), "{err}");
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (ok, _, err) = cat(&[tmp.path().as_os_str()]);
+    assert!(!ok && err.contains("not a koth archive"), "{err}");
+}
+
 #[test]
 fn a_folder_that_is_not_an_archive_is_refused_by_name() {
     let tmp = tempfile::tempdir().expect("tmp");

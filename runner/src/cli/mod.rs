@@ -7,6 +7,7 @@ mod bench_euchre;
 mod bench_play;
 mod bench_scale;
 mod bench_serve;
+mod cat;
 mod check;
 mod common;
 mod contest;
@@ -64,6 +65,9 @@ enum Command {
     /// Write a run's archive as one self-contained HTML page (leaderboard, heatmap, fuel,
     /// forfeits, a replay viewer, the manifest).
     Report(report::ReportArgs),
+    /// List an archive's files and the entries of its matches container, or print one of them
+    /// decompressed: `koth cat ARCHIVE logs/<game>.log`, `koth cat ARCHIVE invocations.jsonl`.
+    Cat(cat::CatArgs),
     /// Write a starter bot: `koth new GAME LANG DIR` (coup, bank-heist, euchre; rust, c,
     /// python, rust-component), with its README and one-line build.
     New(new::NewArgs),
@@ -209,6 +213,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Verify(a) => verify::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Report(a) => report::run(a),
+        Command::Cat(a) => cat::run(a),
         Command::New(a) => new::run(a),
         Command::Setup(a) => setup::run(a),
         Command::Contest(a) => contest::run(a),

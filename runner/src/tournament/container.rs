@@ -369,6 +369,22 @@ impl Reader {
         }
     }
 
+    /// Every entry's name (a folder's ends with `/`) and size, in the container's order; none
+    /// for an archive without a container.
+    pub fn entries(&mut self) -> Result<Vec<(String, u64)>, ContainerError> {
+        let Some((zip, file)) = &mut self.zip else {
+            return Ok(Vec::new());
+        };
+        let path = self.root.join(*file);
+        (0..zip.len())
+            .map(|i| {
+                let f = zip.by_index_raw(i).map_err(|e| malformed(&path, e))?;
+                let name = f.name().map_err(|e| malformed(&path, e))?.into_owned();
+                Ok((name, f.size()))
+            })
+            .collect()
+    }
+
     /// The file `name` (`logs/match-3.log`), or `None` if the archive has none by that name.
     pub fn read(&mut self, name: &str) -> Result<Option<Vec<u8>>, ContainerError> {
         let Some((zip, file)) = &mut self.zip else {
