@@ -385,7 +385,12 @@ fn koth_cat_lists_an_archive_and_prints_any_file_or_entry_decompressed() {
     let (ok, list, err) = cat(&[a]);
     assert!(ok, "{err}");
     let list = String::from_utf8(list).unwrap();
-    for f in ["manifest.json", "results.json", "invocations.jsonl.zst", "matches.zip.zst"] {
+    for f in [
+        "manifest.json",
+        "results.json",
+        "invocations.jsonl.zst",
+        "matches.zip.zst",
+    ] {
         assert!(list.lines().any(|l| l.starts_with(f)), "{f}: {list}");
     }
     let listed: Vec<&str> = list

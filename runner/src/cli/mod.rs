@@ -227,3 +227,73 @@ pub(crate) fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koth::report::rerun::rerun_command;
+    use serde_json::{json, Value};
+
+    /// A manifest with `options` as the game writes them, and two bots.
+    fn manifest(game: &str, options: Value, referee: Value) -> Value {
+        json!({
+            "game": game,
+            "bots": [{"name": "a", "file": "a.wasm"}, {"name": "b", "file": "b.py"}],
+            "options": options,
+            "referee": referee,
+            "engine": {"pooling": false},
+        })
+    }
+
+    /// The report's re-run command is one this koth accepts, for every game and a referee's.
+    #[test]
+    fn the_reports_rerun_command_parses_for_every_game() {
+        use koth::games::bank_heist::format::BankHeistOptions;
+        use koth::games::bank_heist::rules::Variant;
+        use koth::games::coup::tournament::CoupOptions;
+        use koth::games::euchre::{self, Partners};
+        let limits = koth::sandbox::Limits::default();
+        let coup = CoupOptions {
+            opponents: Some(4),
+            paired: true,
+            ..CoupOptions::default()
+        };
+        let heist = BankHeistOptions {
+            tournaments: 2,
+            games: Some(30),
+            seed: 3,
+            limits: limits.clone(),
+            rules: Variant::Original,
+        };
+        let cards = euchre::options(6, 5, Partners::Copies, true, 9, limits.clone()).unwrap();
+        let mut dice = serde_json::to_value(&cards).unwrap();
+        dice["options"] = json!({"target": 5, "name": "two words"});
+        let referee =
+            json!({"file": "ref.wasm", "sha256": "00", "fuel": 7, "memory_bytes": 1 << 28});
+        for (m, starts) in [
+            (
+                manifest("coup", serde_json::to_value(&coup).unwrap(), Value::Null),
+                "coup",
+            ),
+            (
+                manifest(
+                    "bank-heist",
+                    serde_json::to_value(&heist).unwrap(),
+                    Value::Null,
+                ),
+                "bank-heist",
+            ),
+            (
+                manifest("euchre", serde_json::to_value(&cards).unwrap(), Value::Null),
+                "euchre",
+            ),
+            (manifest("liars-dice", dice, referee), "play"),
+        ] {
+            let args = rerun_command(&m);
+            assert_eq!(args[1], starts);
+            if let Err(e) = Cli::try_parse_from(&args) {
+                panic!("{args:?}: {e}");
+            }
+        }
+    }
+}

@@ -63,6 +63,7 @@ mod tests {
             archive: "</script><script>alert(1)</script><!--".into(),
             replay_archive: "'</script><script>alert(2)</script>'".into(),
             manifest: serde_json::json!({"game": "coup"}),
+            rerun: "koth coup '</script><script>alert(3)</script>'".into(),
             leaderboard: Vec::new(),
             ratings_note: None,
             heatmap: Heatmap::default(),
@@ -79,6 +80,10 @@ mod tests {
         let end = start + html[start..].find("</script>").unwrap();
         let json: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
         assert_eq!(json["archive"], "</script><script>alert(1)</script><!--");
+        assert_eq!(
+            json["rerun"],
+            "koth coup '</script><script>alert(3)</script>'"
+        );
         assert!(!html.contains("{{DATA}}"));
     }
 }

@@ -5,6 +5,7 @@
 //!   leaderboard, the pairwise win-rate heatmap, fuel per decision, forfeits by kind.
 //! - [`replay`]: the per-game adapters that turn each game's invocation records (and its human
 //!   log) into replay steps: what the bot saw, its answer, its fuel, the state after.
+//! - [`rerun`]: the command that plays the archive's tournament again, from its manifest;
 //! - [`html`]: the page: `template.html` (styles and script inline, no network fetch) with the
 //!   data embedded as JSON.
 //!
@@ -13,6 +14,7 @@
 pub mod html;
 pub mod model;
 pub mod replay;
+pub mod rerun;
 
 use std::path::{Path, PathBuf};
 use thiserror::Error;

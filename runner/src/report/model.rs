@@ -19,6 +19,8 @@ pub struct ReportData {
     pub replay_archive: String,
     /// `manifest.json`, as written.
     pub manifest: serde_json::Value,
+    /// The command that plays the tournament again, one line for a shell.
+    pub rerun: String,
     /// The leaderboard rows of `results.json` (ratings and intervals included), best first.
     pub leaderboard: Vec<serde_json::Value>,
     /// Why the ratings have no intervals (`results.json`'s `ratings_note`), when they have
@@ -174,12 +176,13 @@ impl ReportData {
         let mut data = ReportData {
             game,
             archive: root.display().to_string(),
-            replay_archive: shell_word(
+            replay_archive: super::rerun::shell_word(
                 &opts
                     .replay_archive
                     .clone()
                     .unwrap_or_else(|| root.display().to_string()),
             ),
+            rerun: super::rerun::shell_line(&super::rerun::rerun_command(&manifest)),
             manifest,
             leaderboard,
             ratings_note,
@@ -306,17 +309,6 @@ impl ReportData {
                 steps,
             });
         }
-    }
-}
-
-/// `word` as one word for a POSIX shell: as it is when it holds only safe characters, else in
-/// single quotes.
-fn shell_word(word: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "/._-+:,=@%".contains(c);
-    if !word.is_empty() && word.chars().all(safe) {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 

@@ -1,0 +1,163 @@
+//! The command that re-runs an archive's tournament, from its manifest: what the report's
+//! manifest section prints. A referee's game is re-run with `koth play REFEREE.wasm`, its
+//! options as `--opt NAME=VALUE`; a built-in game with its own command and flags.
+
+use serde_json::Value;
+
+/// The arguments of the command (`koth` first) that plays the tournament `manifest`
+/// describes again, with the bots and the referee named by their files in the manifest.
+pub fn rerun_command(manifest: &Value) -> Vec<String> {
+    let o = manifest.get("options").unwrap_or(&Value::Null);
+    let referee = manifest.get("referee").filter(|r| r.is_object());
+    let game = manifest.get("game").and_then(Value::as_str).unwrap_or("");
+    let mut args: Vec<String> = vec!["koth".into()];
+    match referee {
+        Some(r) => {
+            args.push("play".into());
+            args.push(text(r.get("file")));
+        }
+        None => args.push(game.into()),
+    }
+    for b in manifest
+        .get("bots")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        args.push(text(b.get("file")));
+    }
+    let mut flag = |name: &str, v: Option<&Value>| match v {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => {}
+        Some(Value::Bool(true)) => args.push(format!("--{name}")),
+        Some(v) => {
+            args.push(format!("--{name}"));
+            args.push(text(Some(v)));
+        }
+    };
+    match (referee, game) {
+        (Some(r), _) => {
+            for k in ["format", "rounds", "partners", "paired", "opponents"] {
+                flag(k, o.get(k));
+            }
+            for (k, v) in o
+                .get("options")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                flag(
+                    "opt",
+                    Some(&Value::String(format!("{k}={}", text(Some(v))))),
+                );
+            }
+            flag("referee-fuel", r.get("fuel"));
+            flag("referee-memory", mib(r.get("memory_bytes")).as_ref());
+        }
+        // Euchre is played by its referee, natively: the referee's options under the command's
+        // own names.
+        (None, "euchre") => {
+            flag("games", o.get("rounds"));
+            flag("target", o.pointer("/options/target"));
+            flag("partners", o.get("partners"));
+            flag("paired", o.get("paired"));
+        }
+        (None, _) => {
+            for k in [
+                "rounds",
+                "tournaments",
+                "games",
+                "rules",
+                "scratch",
+                "paired",
+                "opponents",
+            ] {
+                flag(k, o.get(k));
+            }
+        }
+    }
+    flag("seed", o.get("seed"));
+    flag("fuel", o.pointer("/limits/fuel"));
+    flag("memory", mib(o.pointer("/limits/memory_bytes")).as_ref());
+    if manifest.pointer("/engine/pooling") == Some(&Value::Bool(false)) {
+        flag("no-pooling", Some(&Value::Bool(true)));
+    }
+    args
+}
+
+/// A value as a command-line word: a string as it is, anything else as JSON.
+fn text(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => v.to_string(),
+        None => String::new(),
+    }
+}
+
+/// Bytes as whole MiB, the unit of `--memory` and `--referee-memory`.
+fn mib(bytes: Option<&Value>) -> Option<Value> {
+    bytes.and_then(Value::as_u64).map(|b| Value::from(b >> 20))
+}
+
+/// The command as one line for a POSIX shell, each word through [`shell_word`].
+pub fn shell_line(args: &[String]) -> String {
+    args.iter()
+        .map(|a| shell_word(a))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `word` as one word for a POSIX shell: as it is when it holds only safe characters, else in
+/// single quotes.
+pub fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "/._-+:,=@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_referee_run_is_rerun_with_play_and_its_options() {
+        let m = json!({
+            "game": "liars-dice",
+            "bots": [{"file": "a.wasm"}, {"file": "b b.py"}],
+            "referee": {"file": "dice.wasm", "fuel": 10, "memory_bytes": 268435456u64},
+            "options": {"format": "tables", "rounds": 3, "partners": null, "paired": false,
+                        "options": {"dice": 5, "wild": "ones"}, "seed": 7,
+                        "limits": {"fuel": 99, "memory_bytes": 67108864}},
+            "engine": {"pooling": false}
+        });
+        let args = rerun_command(&m);
+        assert_eq!(
+            shell_line(&args),
+            "koth play dice.wasm a.wasm 'b b.py' --format tables --rounds 3 --opt dice=5 \
+             --opt wild=ones --referee-fuel 10 --referee-memory 256 --seed 7 --fuel 99 \
+             --memory 64 --no-pooling"
+        );
+    }
+
+    #[test]
+    fn built_in_games_are_rerun_with_their_own_commands() {
+        let coup = json!({"game": "coup", "bots": [{"file": "x.wasm"}],
+            "options": {"rounds": 2, "scratch": "game", "paired": true, "opponents": 4,
+                        "seed": 1, "limits": {"fuel": 5, "memory_bytes": 1048576}}});
+        assert_eq!(
+            shell_line(&rerun_command(&coup)),
+            "koth coup x.wasm --rounds 2 --scratch game --paired --opponents 4 --seed 1 \
+             --fuel 5 --memory 1"
+        );
+        let euchre = json!({"game": "euchre", "bots": [{"file": "e.wasm"}],
+            "options": {"format": "tables", "rounds": 10, "partners": "copies",
+                        "paired": false, "options": {"target": 5}, "seed": 3}});
+        assert_eq!(
+            shell_line(&rerun_command(&euchre)),
+            "koth euchre e.wasm --games 10 --target 5 --partners copies --seed 3"
+        );
+    }
+}
