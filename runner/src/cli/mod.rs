@@ -262,10 +262,10 @@ mod tests {
             tournaments: 2,
             games: Some(30),
             seed: 3,
-            limits: limits.clone(),
+            limits,
             rules: Variant::Original,
         };
-        let cards = euchre::options(6, 5, Partners::Copies, true, 9, limits.clone()).unwrap();
+        let cards = euchre::options(6, 5, Partners::Copies, true, 9, limits).unwrap();
         let mut dice = serde_json::to_value(&cards).unwrap();
         dice["options"] = json!({"target": 5, "name": "two words"});
         let referee =
