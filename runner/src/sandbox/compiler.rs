@@ -127,6 +127,57 @@ pub(crate) fn compile_in_child(
     })
 }
 
+/// Compile `bytes` as `kind` within `deadline`, the one way modules and components are
+/// compiled: in a child process where `compiler` says so (killed at the deadline; `load`
+/// deserialises its code on the caller's engine), else on a thread given up after the
+/// deadline. A compiler that panics refuses the bot with its message; only the deadline
+/// reads as a timeout.
+pub(crate) fn compile_with_deadline<T: Send + 'static>(
+    compiler: Option<&Compiler>,
+    kind: CodeKind,
+    bytes: &[u8],
+    deadline: Duration,
+    load: impl FnOnce(Vec<u8>) -> Option<T>,
+    compile: impl FnOnce(&[u8]) -> Result<T, String> + Send + 'static,
+) -> Result<T, LoadError> {
+    if let Some(code) = compiler.and_then(|c| compile_in_child(c, kind, bytes, deadline)) {
+        if let Some(compiled) = load(code?) {
+            return Ok(compiled);
+        }
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let owned = bytes.to_vec();
+    std::thread::Builder::new()
+        .name("koth-compile".into())
+        .spawn(move || {
+            let _ = tx.send(catch_panic(|| compile(&owned)));
+        })
+        .map_err(|e| LoadError::Compile(format!("cannot start the compiler thread: {e}")))?;
+    match rx.recv_timeout(deadline) {
+        Ok(done) => done.map_err(LoadError::Compile),
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            Err(LoadError::CompileTimeout(deadline.as_millis() as u64))
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(LoadError::Compile(
+            "the compiler thread ended without a result".into(),
+        )),
+    }
+}
+
+/// `compile()`, with a panic turned into its error: wasmtime may panic on code it cannot
+/// translate (wasmtime 48 does on a component adapter it generated and then found invalid),
+/// and that is a refused bot, not a crash.
+pub(crate) fn catch_panic<T>(compile: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(compile)).unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("no message");
+        Err(format!("wasmtime could not compile it: {why}"))
+    })
+}
+
 /// The worker's exit status when the code does not compile (its reason on stderr).
 pub const WORKER_REFUSED: i32 = 3;
 
@@ -145,13 +196,54 @@ pub fn worker(kind: CodeKind, engine: &EngineOptions, bytes: &[u8]) -> Result<Ve
     match kind {
         CodeKind::Module => {
             let (engine, _) = engine::build_engine(engine).map_err(|e| format!("{e:#}"))?;
-            let module = wasmtime::Module::new(&engine, bytes).map_err(|e| format!("{e:#}"))?;
+            let module = catch_panic(|| {
+                wasmtime::Module::new(&engine, bytes).map_err(|e| format!("{e:#}"))
+            })?;
             module.serialize().map_err(|e| format!("{e:#}"))
         }
         CodeKind::Component => {
             let engine = engine::build_component_engine(engine).map_err(|e| format!("{e:#}"))?;
             let compiled = super::component::new_component(&engine, bytes)?;
             compiled.serialize().map_err(|e| format!("{e:#}"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compile(
+        deadline_ms: u64,
+        f: impl FnOnce(&[u8]) -> Result<u8, String> + Send + 'static,
+    ) -> Result<u8, LoadError> {
+        compile_with_deadline(
+            None,
+            CodeKind::Module,
+            b"code",
+            Duration::from_millis(deadline_ms),
+            |_| None,
+            f,
+        )
+    }
+
+    #[test]
+    fn a_panicking_compiler_refuses_the_bot_and_only_the_deadline_is_a_timeout() {
+        assert!(matches!(compile(5_000, |b| Ok(b.len() as u8)), Ok(4)));
+        match compile(5_000, |_| Err("bad code".into())) {
+            Err(LoadError::Compile(why)) => assert_eq!(why, "bad code"),
+            other => panic!("{other:?}"),
+        }
+        match compile(5_000, |_| panic!("translation failed")) {
+            Err(LoadError::Compile(why)) => assert!(why.contains("translation failed"), "{why}"),
+            other => panic!("a panic read as {other:?}"),
+        }
+        match compile(50, |_| {
+            std::thread::sleep(Duration::from_millis(2_000));
+            Ok(0)
+        }) {
+            Err(LoadError::CompileTimeout(50)) => {}
+            other => panic!("{other:?}"),
         }
     }
 }

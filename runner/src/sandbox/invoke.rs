@@ -159,12 +159,7 @@ thread_local! {
 pub(crate) fn host_state(inv: &Invocation, args: Argv, fds: FdTable, fs: Option<Vfs>) -> HostState {
     let limits = inv.limits;
     HostState {
-        limiter: Limiter {
-            memory_bytes: limits.memory_bytes as usize,
-            table_elements: limits.table_elements as usize,
-            grow_refused: false,
-            table_refused: false,
-        },
+        limiter: Limiter::module(&limits),
         memory: None,
         limits,
         args,
@@ -253,6 +248,38 @@ fn enter(bot: &ModuleCode, store: &mut Store<HostState>, instance: Instance) -> 
     }
 }
 
+/// The outcome of a trap, for modules and components alike. `grow_refused`: the limiter
+/// refused a memory grow, so the trap that followed is the bot running out of memory; `what`
+/// the backstop's message names ("module" or "component").
+pub(super) fn trap_outcome(
+    trap: &Trap,
+    grow_refused: bool,
+    wall_clock_ms: u64,
+    what: &str,
+) -> Outcome {
+    let kind = match trap {
+        Trap::OutOfFuel => return Outcome::OutOfFuel,
+        Trap::Interrupt => {
+            return Outcome::HostFault(format!(
+                "the {wall_clock_ms} ms wall-clock backstop fired before its fuel ran out: a koth \
+                 bug (fuel pays for all of a bot's work); keep this bot's {what} and report it"
+            ))
+        }
+        _ if grow_refused => return Outcome::OutOfMemory,
+        Trap::StackOverflow => TrapKind::StackOverflow,
+        Trap::MemoryOutOfBounds | Trap::HeapMisaligned => TrapKind::MemoryOutOfBounds,
+        Trap::TableOutOfBounds => TrapKind::TableOutOfBounds,
+        Trap::IndirectCallToNull => TrapKind::IndirectCallToNull,
+        Trap::BadSignature => TrapKind::BadSignature,
+        Trap::IntegerOverflow => TrapKind::IntegerOverflow,
+        Trap::IntegerDivisionByZero => TrapKind::DivisionByZero,
+        Trap::BadConversionToInteger => TrapKind::BadConversion,
+        Trap::UnreachableCodeReached => TrapKind::Unreachable,
+        _ => TrapKind::Other,
+    };
+    Outcome::Trap(kind)
+}
+
 /// Name the outcome of a failed instantiation or entry call.
 fn classify(err: wasmtime::Error, st: &HostState, instantiating: bool) -> Outcome {
     if let Some(stop) = err.downcast_ref::<Stop>() {
@@ -265,28 +292,12 @@ fn classify(err: wasmtime::Error, st: &HostState, instantiating: bool) -> Outcom
         };
     }
     if let Some(trap) = err.downcast_ref::<Trap>() {
-        let kind = match trap {
-            Trap::OutOfFuel => return Outcome::OutOfFuel,
-            Trap::Interrupt => {
-                return Outcome::HostFault(format!(
-                    "the {} ms wall-clock backstop fired before its fuel ran out: a koth bug \
-                     (fuel pays for all of a bot's work); keep this bot's module and report it",
-                    st.limits.wall_clock_ms
-                ))
-            }
-            _ if st.limiter.grow_refused => return Outcome::OutOfMemory,
-            Trap::StackOverflow => TrapKind::StackOverflow,
-            Trap::MemoryOutOfBounds | Trap::HeapMisaligned => TrapKind::MemoryOutOfBounds,
-            Trap::TableOutOfBounds => TrapKind::TableOutOfBounds,
-            Trap::IndirectCallToNull => TrapKind::IndirectCallToNull,
-            Trap::BadSignature => TrapKind::BadSignature,
-            Trap::IntegerOverflow => TrapKind::IntegerOverflow,
-            Trap::IntegerDivisionByZero => TrapKind::DivisionByZero,
-            Trap::BadConversionToInteger => TrapKind::BadConversion,
-            Trap::UnreachableCodeReached => TrapKind::Unreachable,
-            _ => TrapKind::Other,
-        };
-        return Outcome::Trap(kind);
+        return trap_outcome(
+            trap,
+            st.limiter.grow_refused,
+            st.limits.wall_clock_ms,
+            "module",
+        );
     }
     if instantiating || st.limiter.table_refused {
         // Instantiation refused by a limit (memory, table, instance count, pool slots).

@@ -1,10 +1,9 @@
 //! Loading a bot: check the file before compiling it, compile with a time bound, cache.
 
 use super::cache::CodeCache;
-use super::compiler::{compile_in_child, CodeKind, Compiler};
+use super::compiler::{compile_with_deadline, CodeKind, Compiler};
 use super::limits::LoadLimits;
 use super::wasi::abi::{FUNCTIONS, MODULE};
-use std::sync::mpsc;
 use std::time::Duration;
 use thiserror::Error;
 use wasmparser::{Encoding, ExternalKind, Parser, Payload, TypeRef};
@@ -272,33 +271,19 @@ pub(crate) fn compile(
     if let Some(m) = cache.and_then(|c| c.get(engine, sha)) {
         return Ok(m);
     }
-    let deadline = Duration::from_millis(limits.compile_ms);
-    if let Some(code) =
-        compiler.and_then(|c| compile_in_child(c, CodeKind::Module, bytes, deadline))
-    {
+    let module = compile_with_deadline(
+        compiler,
+        CodeKind::Module,
+        bytes,
+        Duration::from_millis(limits.compile_ms),
         // SAFETY: the code was just made by our own worker from these bytes, on an engine
         // built from the same options; wasmtime checks its header against this engine.
-        if let Ok(m) = unsafe { wasmtime::Module::deserialize(engine, code?) } {
-            if let Some(c) = cache {
-                c.put(sha, &m);
-            }
-            return Ok(m);
-        }
-    }
-    let (tx, rx) = mpsc::channel();
-    let engine2 = engine.clone();
-    let owned = bytes.to_vec();
-    std::thread::Builder::new()
-        .name("koth-compile".into())
-        .spawn(move || {
-            let _ = tx.send(wasmtime::Module::new(&engine2, &owned).map_err(|e| format!("{e:#}")));
-        })
-        .map_err(|e| LoadError::Compile(format!("cannot start the compiler thread: {e}")))?;
-    let module = match rx.recv_timeout(Duration::from_millis(limits.compile_ms)) {
-        Ok(Ok(m)) => m,
-        Ok(Err(e)) => return Err(LoadError::Compile(e)),
-        Err(_) => return Err(LoadError::CompileTimeout(limits.compile_ms)),
-    };
+        |code| unsafe { wasmtime::Module::deserialize(engine, code) }.ok(),
+        {
+            let engine = engine.clone();
+            move |bytes| wasmtime::Module::new(&engine, bytes).map_err(|e| format!("{e:#}"))
+        },
+    )?;
     if let Some(c) = cache {
         c.put(sha, &module);
     }

@@ -2,13 +2,14 @@
 //! clocks, seeded randomness, capped in-memory stdio, no network and no files.
 
 use super::super::limits::Limits;
+use super::super::wasi::state::Limiter;
 use rand_chacha::ChaCha12Rng;
 use rand_core::{RngCore, SeedableRng};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use wasmtime::component::{Linker, Resource, ResourceTable};
-use wasmtime::{ResourceLimiter, StoreContextMut};
+use wasmtime::StoreContextMut;
 use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 use wasmtime_wasi::p2::pipe::{MemoryInputPipe, MemoryOutputPipe};
 use wasmtime_wasi::p2::{DynPollable, OutputStream, Pollable, StreamError};
@@ -52,7 +53,7 @@ const RESOURCES_PER_FD: usize = 16;
 pub(crate) struct ComponentState {
     pub ctx: WasiCtx,
     pub table: ResourceTable,
-    pub limiter: TotalLimiter,
+    pub limiter: Limiter,
     pub clock: Arc<VirtualTime>,
     pub fuel_budget: u64,
     pub work: HostWork,
@@ -86,46 +87,6 @@ impl WasiHost for ComponentState {
     }
     fn wasi_mut(&mut self) -> &mut ComponentState {
         self
-    }
-}
-
-/// A memory limit on the sum of all of a component's memories (it may hold several core
-/// instances, each with its own memory).
-pub(crate) struct TotalLimiter {
-    pub memory_bytes: usize,
-    pub table_elements: usize,
-    pub used: usize,
-    pub grow_refused: bool,
-    pub table_refused: bool,
-}
-
-impl ResourceLimiter for TotalLimiter {
-    fn memory_growing(
-        &mut self,
-        current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> wasmtime::Result<bool> {
-        let total = self.used.saturating_add(desired.saturating_sub(current));
-        if total > self.memory_bytes {
-            self.grow_refused = true;
-            return Ok(false);
-        }
-        self.used = total;
-        Ok(true)
-    }
-
-    fn table_growing(
-        &mut self,
-        _current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> wasmtime::Result<bool> {
-        if desired > self.table_elements {
-            self.table_refused = true;
-            return Ok(false);
-        }
-        Ok(true)
     }
 }
 
@@ -347,13 +308,7 @@ pub(crate) fn state(setup: Setup<'_>) -> ComponentState {
     ComponentState {
         ctx: b.build(),
         table,
-        limiter: TotalLimiter {
-            memory_bytes: setup.limits.memory_bytes as usize,
-            table_elements: setup.limits.table_elements as usize,
-            used: 0,
-            grow_refused: false,
-            table_refused: false,
-        },
+        limiter: Limiter::component(&setup.limits),
         clock,
         fuel_budget: setup.limits.fuel,
         work,

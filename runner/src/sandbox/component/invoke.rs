@@ -111,28 +111,12 @@ fn classify(failure: Failure, st: &ComponentState, wall_clock_ms: u64) -> Outcom
         return Outcome::LimitExceeded;
     }
     if let Some(trap) = err.downcast_ref::<Trap>() {
-        let kind = match trap {
-            Trap::OutOfFuel => return Outcome::OutOfFuel,
-            Trap::Interrupt => {
-                return Outcome::HostFault(format!(
-                    "the {wall_clock_ms} ms wall-clock backstop fired before its fuel ran out: a \
-                     koth bug (fuel pays for all of a bot's work); keep this bot's component \
-                     and report it"
-                ))
-            }
-            _ if st.limiter.grow_refused => return Outcome::OutOfMemory,
-            Trap::StackOverflow => TrapKind::StackOverflow,
-            Trap::MemoryOutOfBounds | Trap::HeapMisaligned => TrapKind::MemoryOutOfBounds,
-            Trap::TableOutOfBounds => TrapKind::TableOutOfBounds,
-            Trap::IndirectCallToNull => TrapKind::IndirectCallToNull,
-            Trap::BadSignature => TrapKind::BadSignature,
-            Trap::IntegerOverflow => TrapKind::IntegerOverflow,
-            Trap::IntegerDivisionByZero => TrapKind::DivisionByZero,
-            Trap::BadConversionToInteger => TrapKind::BadConversion,
-            Trap::UnreachableCodeReached => TrapKind::Unreachable,
-            _ => TrapKind::Other,
-        };
-        return Outcome::Trap(kind);
+        return super::super::invoke::trap_outcome(
+            trap,
+            st.limiter.grow_refused,
+            wall_clock_ms,
+            "component",
+        );
     }
     if instantiating || st.limiter.table_refused {
         return Outcome::LimitExceeded;

@@ -13,10 +13,9 @@ pub(crate) use host::{call_hook, charge, linker, state, ComponentState, Setup, W
 pub(crate) use prescan::{prescan, prescan_with};
 
 use super::cache::CodeCache;
-use super::compiler::{compile_in_child, CodeKind, Compiler};
+use super::compiler::{compile_with_deadline, CodeKind, Compiler};
 use super::limits::LoadLimits;
 use super::loader::LoadError;
-use std::sync::mpsc;
 use std::time::Duration;
 use wasmtime::component::{Component, ComponentExportIndex, InstancePre, Linker};
 use wasmtime::Engine;
@@ -157,48 +156,23 @@ pub(crate) fn compile(
     limits: &LoadLimits,
     compiler: Option<&Compiler>,
 ) -> Result<Component, LoadError> {
-    let deadline = Duration::from_millis(limits.compile_ms);
-    if let Some(code) =
-        compiler.and_then(|c| compile_in_child(c, CodeKind::Component, bytes, deadline))
-    {
+    compile_with_deadline(
+        compiler,
+        CodeKind::Component,
+        bytes,
+        Duration::from_millis(limits.compile_ms),
         // SAFETY: the code was just made by our own worker from these bytes, on an engine
         // built from the same options; wasmtime checks its header against this engine.
-        if let Ok(c) = unsafe { Component::deserialize(engine, code?) } {
-            return Ok(c);
-        }
-    }
-    let (tx, rx) = mpsc::channel();
-    let engine2 = engine.clone();
-    let owned = bytes.to_vec();
-    std::thread::Builder::new()
-        .name("koth-compile".into())
-        .spawn(move || {
-            let _ = tx.send(new_component(&engine2, &owned));
-        })
-        .map_err(|e| LoadError::Compile(format!("cannot start the compiler thread: {e}")))?;
-    match rx.recv_timeout(Duration::from_millis(limits.compile_ms)) {
-        Ok(Ok(c)) => Ok(c),
-        Ok(Err(e)) => Err(LoadError::Compile(e)),
-        Err(mpsc::RecvTimeoutError::Timeout) => Err(LoadError::CompileTimeout(limits.compile_ms)),
-        Err(mpsc::RecvTimeoutError::Disconnected) => Err(LoadError::Compile(
-            "the compiler thread ended without a result".into(),
-        )),
-    }
+        |code| unsafe { Component::deserialize(engine, code) }.ok(),
+        {
+            let engine = engine.clone();
+            move |bytes| new_component(&engine, bytes)
+        },
+    )
 }
 
-/// Compile a component on `engine`. wasmtime may panic on a component it cannot translate
-/// (wasmtime 48 does on an adapter it generated and then found invalid): that is a refused
-/// bot, not a crash.
+/// Compile a component on `engine`, a panic in wasmtime included (see
+/// [`super::compiler::catch_panic`]).
 pub(crate) fn new_component(engine: &Engine, bytes: &[u8]) -> Result<Component, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        Component::new(engine, bytes).map_err(|e| format!("{e:#}"))
-    }))
-    .unwrap_or_else(|panic| {
-        let why = panic
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| panic.downcast_ref::<&str>().copied())
-            .unwrap_or("no message");
-        Err(format!("wasmtime could not compile it: {why}"))
-    })
+    super::compiler::catch_panic(|| Component::new(engine, bytes).map_err(|e| format!("{e:#}")))
 }

@@ -67,26 +67,57 @@ impl From<Stop> for Fail {
 /// Result of a host call body.
 pub(crate) type CallResult = Result<(), Fail>;
 
-/// Memory and table limits, remembering whether a grow was refused so that the trap which
-/// usually follows is reported as `out of memory`.
+/// Memory and table limits for one store, a core module's or a component's, remembering
+/// whether a grow was refused so that the trap which usually follows is reported as `out of
+/// memory`. The memory limit is on the sum of the store's memories (a component may hold
+/// several core instances, each with its own memory; a module has one).
 pub(crate) struct Limiter {
     pub memory_bytes: usize,
     pub table_elements: usize,
+    /// Bytes of memory the store's memories hold now.
+    pub used: usize,
     pub grow_refused: bool,
     pub table_refused: bool,
+    /// How many instances, tables and memories the store may hold: one each for a core
+    /// module, wasmtime's defaults for a component.
+    pub count: usize,
+}
+
+impl Limiter {
+    /// The limiter of a core module's store: one instance, one table, one memory.
+    pub(crate) fn module(limits: &crate::sandbox::Limits) -> Limiter {
+        Limiter {
+            count: 1,
+            ..Limiter::component(limits)
+        }
+    }
+
+    /// The limiter of a component's store.
+    pub(crate) fn component(limits: &crate::sandbox::Limits) -> Limiter {
+        Limiter {
+            memory_bytes: usize::try_from(limits.memory_bytes).unwrap_or(usize::MAX),
+            table_elements: usize::try_from(limits.table_elements).unwrap_or(usize::MAX),
+            used: 0,
+            grow_refused: false,
+            table_refused: false,
+            count: wasmtime::DEFAULT_INSTANCE_LIMIT,
+        }
+    }
 }
 
 impl ResourceLimiter for Limiter {
     fn memory_growing(
         &mut self,
-        _current: usize,
+        current: usize,
         desired: usize,
         _maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        if desired > self.memory_bytes {
+        let total = self.used.saturating_add(desired.saturating_sub(current));
+        if total > self.memory_bytes {
             self.grow_refused = true;
             return Ok(false);
         }
+        self.used = total;
         Ok(true)
     }
 
@@ -104,15 +135,15 @@ impl ResourceLimiter for Limiter {
     }
 
     fn instances(&self) -> usize {
-        1
+        self.count
     }
 
     fn tables(&self) -> usize {
-        1
+        self.count
     }
 
     fn memories(&self) -> usize {
-        1
+        self.count
     }
 }
 
