@@ -17,7 +17,7 @@ const UNKNOWN_IMPORT: &str = r#"(module
   (memory (export "memory") 1)
   (func (export "_start")))"#;
 
-/// The per-match file `name` of the archive at `out`, read from its `matches.zip`.
+/// The per-match file `name` of the archive at `out`, read from its `matches.zip.zst`.
 fn match_file(out: &Path, name: &str) -> String {
     let mut reader = koth::tournament::container::Reader::open(out).unwrap();
     let bytes = reader
@@ -181,7 +181,7 @@ fn bank_heist_runs_and_names_bad_options() {
         "manifest.json",
         "results.json",
         "leaderboard.txt",
-        "invocations.jsonl",
+        "invocations.jsonl.zst",
     ] {
         assert!(out.join(f).is_file(), "{f} missing");
     }

@@ -367,7 +367,7 @@ struct LogLine<'a> {
 
 /// Write the archive: manifest, results (the referee's own account of each match under
 /// `detail`), leaderboard, head-to-head table for two-sided games, every decision
-/// (`invocations.jsonl`), and in `matches.zip` a human log per match (`logs/match-N.log`, in
+/// (`invocations.jsonl`), and in `matches.zip.zst` a human log per match (`logs/match-N.log`, in
 /// match order) then what each seat left in its directory (`scratch/match-N/<seat>/`).
 pub fn write_archive(
     run: &RefereeRun,

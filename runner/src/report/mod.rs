@@ -86,7 +86,7 @@ pub fn build(archive: &Path, opts: &ReportOptions) -> Result<String, ReportError
 }
 
 /// The per-match files of an archive (its human logs), opened when first read: a page that
-/// embeds no replay never opens `matches.zip`.
+/// embeds no replay never opens `matches.zip.zst`.
 pub(crate) struct MatchLogs {
     root: PathBuf,
     reader: Option<crate::tournament::container::Reader>,

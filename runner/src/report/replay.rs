@@ -1,5 +1,5 @@
 //! The replay viewer's data, and the one part of the report that knows each game: how a
-//! game's invocation records (`invocations.jsonl`) and human logs (`logs/` in `matches.zip`)
+//! game's invocation records (`invocations.jsonl`) and human logs (`logs/` in `matches.zip.zst`)
 //! become steps.
 //!
 //! A step is one decision: the bot, what it saw, its answer, its fuel and the state after.

@@ -310,7 +310,7 @@ struct TournamentDetail<'a> {
 }
 
 /// Write the archive: manifest, results, leaderboard, the structured log
-/// (`invocations.jsonl`) and in `matches.zip` one human log per tournament
+/// (`invocations.jsonl`) and in `matches.zip.zst` one human log per tournament
 /// (`logs/tournament-N.log`).
 pub fn write_archive(
     r: &BankHeistRun,

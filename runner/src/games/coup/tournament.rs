@@ -534,7 +534,7 @@ struct LogLine<'a> {
 }
 
 /// Write the archive: manifest, results, leaderboard, the structured log, and in
-/// `matches.zip` each game's human log and history (`logs/<game>.log`, `histories/<game>.txt`,
+/// `matches.zip.zst` each game's human log and history (`logs/<game>.log`, `histories/<game>.txt`,
 /// in game order) then the scratch bots left. Byte-identical for identical tournaments.
 pub fn write_archive(
     t: &CoupTournament,
