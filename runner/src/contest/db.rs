@@ -99,6 +99,17 @@ const MIGRATIONS: &[M<'static>] = &[M::up(SCHEMA_V1), M::up(SCHEMA_V2), M::up(SC
 /// The schema version this koth writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
+/// A read-only connection to the database at `path`, which [`open`] has made and migrated:
+/// what the server's pages read through, several at once beside the writers (WAL mode).
+pub fn open_read_only(path: &Path) -> Result<Connection, ContestError> {
+    let conn = Connection::open_with_flags(
+        path,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_timeout(Duration::from_secs(30))?;
+    Ok(conn)
+}
+
 /// Open the database at `path` (creating its tables, or migrating them to
 /// [`SCHEMA_VERSION`]), in WAL mode. A database of a newer schema is refused, never read.
 pub fn open(path: &Path) -> Result<Connection, ContestError> {

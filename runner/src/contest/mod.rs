@@ -150,6 +150,11 @@ impl Contest {
         db::open(&self.root.join(DATABASE))
     }
 
+    /// A read-only connection to the contest's database (see [`db::open_read_only`]).
+    pub fn db_read_only(&self) -> Result<rusqlite::Connection, ContestError> {
+        db::open_read_only(&self.root.join(DATABASE))
+    }
+
     /// The folder of run `id`'s archive.
     pub fn run_dir(&self, id: i64) -> PathBuf {
         self.root.join("runs").join(id.to_string())

@@ -195,13 +195,18 @@ pub fn bot_data(st: &AppState, name: &str) -> Result<Option<BotData>, ContestErr
 }
 
 /// `GET /api/leaderboard`.
-pub async fn leaderboard(State(st): State<Arc<AppState>>) -> Result<Json<Leaderboard>, ApiError> {
-    Ok(Json(leaderboard_data(&st)?))
+pub async fn leaderboard(State(st): State<Arc<AppState>>) -> Response {
+    st.blocking(|st| leaderboard_data(st).map(Json).map_err(ApiError::from))
+        .await
 }
 
 /// `GET /api/status`: the run in progress and the newest finished one, the uploads in
 /// progress.
-pub async fn status(State(st): State<Arc<AppState>>) -> Result<Response, ApiError> {
+pub async fn status(State(st): State<Arc<AppState>>) -> Response {
+    st.blocking(status_now).await
+}
+
+fn status_now(st: &AppState) -> Result<Response, ApiError> {
     let latest = st.with_db(db::latest_done)?;
     let runs = st.with_db(db::runs)?;
     let progress = st
@@ -232,8 +237,9 @@ pub async fn status(State(st): State<Arc<AppState>>) -> Result<Response, ApiErro
 }
 
 /// `GET /api/runs`: every run, newest first.
-pub async fn runs(State(st): State<Arc<AppState>>) -> Result<Json<Vec<Run>>, ApiError> {
-    Ok(Json(st.with_db(db::runs)?))
+pub async fn runs(State(st): State<Arc<AppState>>) -> Response {
+    st.blocking(|st| st.with_db(db::runs).map(Json).map_err(ApiError::from))
+        .await
 }
 
 /// A run's id as a path gives it: digits that fit, else no run (404, not a parse error).
@@ -242,29 +248,34 @@ pub fn run_id(text: &str) -> Option<i64> {
 }
 
 /// `GET /api/runs/{id}`.
-pub async fn run(
-    State(st): State<Arc<AppState>>,
-    Path(id): Path<String>,
-) -> Result<Json<Run>, ApiError> {
+pub async fn run(State(st): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
     let Some(id) = run_id(&id) else {
-        return Err(ApiError(StatusCode::NOT_FOUND, format!("no run {id:?}")));
+        return ApiError(StatusCode::NOT_FOUND, format!("no run {id:?}")).into_response();
     };
-    st.with_db(|c| db::get_run(c, id))?
-        .map(Json)
-        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no run {id}")))
+    st.blocking(move |st| -> Result<Json<Run>, ApiError> {
+        st.with_db(|c| db::get_run(c, id))?
+            .map(Json)
+            .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no run {id}")))
+    })
+    .await
 }
 
 /// `GET /api/bots`: the newest version of every bot.
-pub async fn bots(State(st): State<Arc<AppState>>) -> Result<Json<Vec<Version>>, ApiError> {
-    Ok(Json(st.with_db(db::latest_versions)?))
+pub async fn bots(State(st): State<Arc<AppState>>) -> Response {
+    st.blocking(|st| {
+        st.with_db(db::latest_versions)
+            .map(Json)
+            .map_err(ApiError::from)
+    })
+    .await
 }
 
 /// `GET /api/bots/{name}`.
-pub async fn bot(
-    State(st): State<Arc<AppState>>,
-    Path(name): Path<String>,
-) -> Result<Json<BotData>, ApiError> {
-    bot_data(&st, &name)?
-        .map(Json)
-        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, "no such bot".into()))
+pub async fn bot(State(st): State<Arc<AppState>>, Path(name): Path<String>) -> Response {
+    st.blocking(move |st| -> Result<Json<BotData>, ApiError> {
+        bot_data(st, &name)?
+            .map(Json)
+            .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, "no such bot".into()))
+    })
+    .await
 }

@@ -40,6 +40,10 @@ fn progress_html(st: &AppState) -> String {
 
 /// `GET /`: the leaderboard of the newest finished run.
 pub async fn leaderboard(State(st): State<Arc<AppState>>) -> Response {
+    st.blocking(leaderboard_page).await
+}
+
+fn leaderboard_page(st: &AppState) -> Response {
     let data = match api::leaderboard_data(&st) {
         Ok(d) => d,
         Err(e) => return ApiError::from(e).page(),
@@ -96,9 +100,13 @@ pub async fn leaderboard(State(st): State<Arc<AppState>>) -> Response {
 
 /// `GET /bots/{name}`: versions, results against each opponent, fuel, forfeits, matches.
 pub async fn bot(State(st): State<Arc<AppState>>, Path(name): Path<String>) -> Response {
+    st.blocking(move |st| bot_page(st, &name)).await
+}
+
+fn bot_page(st: &AppState, name: &str) -> Response {
     let data = match api::bot_data(&st, &name) {
         Ok(Some(d)) => d,
-        Ok(None) => return not_found().await,
+        Ok(None) => return not_found_page(),
         Err(e) => return ApiError::from(e).page(),
     };
     let mut body = progress_html(&st);
@@ -207,6 +215,10 @@ pub async fn bot(State(st): State<Arc<AppState>>, Path(name): Path<String>) -> R
 
 /// `GET /runs`: every run, newest first.
 pub async fn runs(State(st): State<Arc<AppState>>) -> Response {
+    st.blocking(runs_page).await
+}
+
+fn runs_page(st: &AppState) -> Response {
     let runs = match st.with_db(db::runs) {
         Ok(r) => r,
         Err(e) => return ApiError::from(e).page(),
@@ -240,12 +252,16 @@ pub async fn runs(State(st): State<Arc<AppState>>) -> Response {
 
 /// `GET /runs/{id}`: a run, its standings and its archive's files.
 pub async fn run(State(st): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
+    st.blocking(move |st| run_page(st, &id)).await
+}
+
+fn run_page(st: &AppState, id: &str) -> Response {
     let Some(id) = api::run_id(&id) else {
-        return not_found().await;
+        return not_found_page();
     };
     let r = match st.with_db(|c| db::get_run(c, id)) {
         Ok(Some(r)) => r,
-        Ok(None) => return not_found().await,
+        Ok(None) => return not_found_page(),
         Err(e) => return ApiError::from(e).page(),
     };
     let versions = st
@@ -324,16 +340,20 @@ pub async fn run_file(
     State(st): State<Arc<AppState>>,
     Path((id, file)): Path<(String, String)>,
 ) -> Response {
+    st.blocking(move |st| run_file_now(st, &id, &file)).await
+}
+
+fn run_file_now(st: &AppState, id: &str, file: &str) -> Response {
     let Some(id) = api::run_id(&id) else {
-        return not_found().await;
+        return not_found_page();
     };
     let done = matches!(st.with_db(|c| db::get_run(c, id)), Ok(Some(r)) if r.state == "done");
-    if !done || !archive_files(&st, id).contains(&file) {
-        return not_found().await;
+    if !done || !archive_files(st, id).iter().any(|f| f == file) {
+        return not_found_page();
     }
-    let path = st.contest.run_dir(id).join(&file);
-    let Ok(Ok(bytes)) = tokio::task::spawn_blocking(move || std::fs::read(&path)).await else {
-        return not_found().await;
+    let path = st.contest.run_dir(id).join(file);
+    let Ok(bytes) = std::fs::read(&path) else {
+        return not_found_page();
     };
     let kind = match file.rsplit_once('.').map(|(_, e)| e) {
         Some("json") => "application/json",
@@ -358,33 +378,31 @@ pub async fn replay(
     State(st): State<Arc<AppState>>,
     Path((id, idx)): Path<(String, String)>,
 ) -> Response {
+    st.blocking(move |st| replay_page(st, &id, &idx)).await
+}
+
+fn replay_page(st: &AppState, id: &str, idx: &str) -> Response {
     // Anything but a run's id and one of its matches' indexes is no page (an index past the
     // run, `u64::MAX` or `-1`, included).
     let (Some(id), Some(idx)) = (api::run_id(&id), idx.parse::<usize>().ok()) else {
-        return not_found().await;
+        return not_found_page();
     };
     let r = match st.with_db(|c| db::get_run(c, id)) {
         Ok(Some(r)) if r.state == "done" && usize::try_from(r.total).is_ok_and(|t| idx < t) => r,
-        Ok(_) => return not_found().await,
+        Ok(_) => return not_found_page(),
         Err(e) => return ApiError::from(e).page(),
     };
     if let Some(when) = r.pruned {
         return ApiError(StatusCode::GONE, pruned_note(when)).page();
     }
-    let dir = st.contest.run_dir(r.id);
-    let built = tokio::task::spawn_blocking(move || {
-        let opts = ReportOptions {
-            only_match: Some(idx),
-            // Run by the contest's host in its folder, where `koth replay` finds the versions.
-            replay_archive: Some(format!("runs/{id}")),
-            ..ReportOptions::default()
-        };
-        report::build(&dir, &opts)
-    })
-    .await;
-    match built {
-        Ok(Ok(html)) => Html(html).into_response(),
-        Ok(Err(e)) => ApiError(StatusCode::INTERNAL_SERVER_ERROR, api::internal(&e)).page(),
+    let opts = ReportOptions {
+        only_match: Some(idx),
+        // Run by the contest's host in its folder, where `koth replay` finds the versions.
+        replay_archive: Some(format!("runs/{id}")),
+        ..ReportOptions::default()
+    };
+    match report::build(&st.contest.run_dir(r.id), &opts) {
+        Ok(html) => Html(html).into_response(),
         Err(e) => ApiError(StatusCode::INTERNAL_SERVER_ERROR, api::internal(&e)).page(),
     }
 }
@@ -412,6 +430,11 @@ pub async fn upload_form(State(st): State<Arc<AppState>>) -> Response {
 
 /// Anything else.
 pub async fn not_found() -> Response {
+    not_found_page()
+}
+
+/// The page of no such page.
+fn not_found_page() -> Response {
     respond(
         StatusCode::NOT_FOUND,
         "Not found",

@@ -7,8 +7,13 @@ use crate::contest::db::{self, Run};
 use crate::contest::worker::{Live, Wake};
 use crate::contest::{Contest, ContestError};
 use crate::tournament::results::Results;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
+
+/// Read-only database connections the pages share.
+const READERS: usize = 4;
 
 /// A finished run's standings, read once from its `results.json`.
 pub struct Board {
@@ -22,8 +27,11 @@ pub struct Board {
 pub struct AppState {
     /// The contest.
     pub contest: Contest,
-    /// The connection pages read through (uploads and the worker have their own).
-    pub db: Mutex<rusqlite::Connection>,
+    /// The read-only connections pages read through, each taken by one request at a time
+    /// (uploads and the worker write through their own).
+    readers: Vec<Mutex<rusqlite::Connection>>,
+    /// Where the next request starts looking for a free reader.
+    next_reader: std::sync::atomic::AtomicUsize,
     /// Checks uploads (in a child process, for `koth serve`).
     pub checker: Checker,
     /// Checks in progress at once: an upload waits here for its turn.
@@ -51,10 +59,15 @@ impl AppState {
         checker: Checker,
         python_ready: tokio::sync::watch::Receiver<bool>,
     ) -> Result<AppState, ContestError> {
-        let db = Mutex::new(contest.db()?);
+        // Made (and migrated) by the writer's connection first.
+        drop(contest.db()?);
+        let readers = (0..READERS)
+            .map(|_| contest.db_read_only().map(Mutex::new))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(AppState {
             contest,
-            db,
+            readers,
+            next_reader: std::sync::atomic::AtomicUsize::new(0),
             checker,
             checks: Arc::new(tokio::sync::Semaphore::new(limits.max_checks)),
             python_ready,
@@ -85,16 +98,36 @@ impl AppState {
         scrub_paths(&out.replace(&root.display().to_string(), ""))
     }
 
-    /// Run a query on the shared connection.
+    /// Run a read on one of the read-only connections: a free one if there is one, else
+    /// wait for the next in turn. Blocking: call it from [`AppState::blocking`]'s work.
     pub fn with_db<T>(
         &self,
         f: impl FnOnce(&rusqlite::Connection) -> Result<T, ContestError>,
     ) -> Result<T, ContestError> {
-        let conn = self
-            .db
-            .lock()
-            .map_err(|_| ContestError::Refused("the database connection was poisoned".into()))?;
+        let n = self.readers.len();
+        let start = self.next_reader.fetch_add(1, Ordering::Relaxed);
+        let free = (0..n).find_map(|i| self.readers[(start + i) % n].try_lock().ok());
+        let conn = match free {
+            Some(c) => c,
+            None => self.readers[start % n]
+                .lock()
+                .map_err(|_| ContestError::Refused("a database connection was poisoned".into()))?,
+        };
         f(&conn)
+    }
+
+    /// Do a request's work (database reads, parsing a run's results, building a page) on
+    /// tokio's blocking threads, never on the workers that serve every connection: a 1,000-bot
+    /// contest's `results.json` takes a while to parse. A panic in it answers 500.
+    pub async fn blocking<R: IntoResponse + Send + 'static>(
+        self: &Arc<Self>,
+        work: impl FnOnce(&AppState) -> R + Send + 'static,
+    ) -> Response {
+        let st = Arc::clone(self);
+        match tokio::task::spawn_blocking(move || work(&st).into_response()).await {
+            Ok(r) => r,
+            Err(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response(),
+        }
     }
 
     /// The leaderboard: the newest finished run's results (read from its archive once).

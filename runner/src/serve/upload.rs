@@ -196,7 +196,11 @@ async fn receive(
     let token = token.unwrap_or_default();
     // Held until the upload is stored or refused: moved into the check below, so that a
     // client that hangs up (or the handler's timeout) cannot free it while its check runs.
-    let (_, slot) = admit(&st, &token)?;
+    // The token's lookup is a database read: on a blocking thread, as every page's.
+    let (st2, token2) = (Arc::clone(&st), token.clone());
+    let (_, slot) = tokio::task::spawn_blocking(move || admit(&st2, &token2))
+        .await
+        .map_err(|_| Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error"))??;
     let (mut name, mut file) = (None, None);
     let limit = st.contest.config.max_upload_bytes as usize;
     while let Some(mut field) = next(&mut mp).await? {
