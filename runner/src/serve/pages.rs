@@ -44,11 +44,11 @@ pub async fn leaderboard(State(st): State<Arc<AppState>>) -> Response {
 }
 
 fn leaderboard_page(st: &AppState) -> Response {
-    let data = match api::leaderboard_data(&st) {
+    let data = match api::leaderboard_data(st) {
         Ok(d) => d,
         Err(e) => return ApiError::from(e).page(),
     };
-    let mut body = progress_html(&st);
+    let mut body = progress_html(st);
     let Some(run) = &data.run else {
         body.push_str(
             "<p class=\"note\" id=\"empty\">No run has finished yet: the first starts once two bots \
@@ -104,12 +104,12 @@ pub async fn bot(State(st): State<Arc<AppState>>, Path(name): Path<String>) -> R
 }
 
 fn bot_page(st: &AppState, name: &str) -> Response {
-    let data = match api::bot_data(&st, &name) {
+    let data = match api::bot_data(st, name) {
         Ok(Some(d)) => d,
         Ok(None) => return not_found_page(),
         Err(e) => return ApiError::from(e).page(),
     };
-    let mut body = progress_html(&st);
+    let mut body = progress_html(st);
     match data.state {
         db::BotState::Active => {}
         db::BotState::Retired => body.push_str(
@@ -256,7 +256,7 @@ pub async fn run(State(st): State<Arc<AppState>>, Path(id): Path<String>) -> Res
 }
 
 fn run_page(st: &AppState, id: &str) -> Response {
-    let Some(id) = api::run_id(&id) else {
+    let Some(id) = api::run_id(id) else {
         return not_found_page();
     };
     let r = match st.with_db(|c| db::get_run(c, id)) {
@@ -304,7 +304,7 @@ fn run_page(st: &AppState, id: &str) -> Response {
             let _ = write!(body, "<p>{}</p>", esc(&pruned_note(when)));
         }
         body.push_str("<ul>");
-        for f in archive_files(&st, id) {
+        for f in archive_files(st, id) {
             let _ = write!(
                 body,
                 "<li><a href=\"/runs/{id}/files/{f}\">{f}</a></li>",
@@ -344,7 +344,7 @@ pub async fn run_file(
 }
 
 fn run_file_now(st: &AppState, id: &str, file: &str) -> Response {
-    let Some(id) = api::run_id(&id) else {
+    let Some(id) = api::run_id(id) else {
         return not_found_page();
     };
     let done = matches!(st.with_db(|c| db::get_run(c, id)), Ok(Some(r)) if r.state == "done");
@@ -384,7 +384,7 @@ pub async fn replay(
 fn replay_page(st: &AppState, id: &str, idx: &str) -> Response {
     // Anything but a run's id and one of its matches' indexes is no page (an index past the
     // run, `u64::MAX` or `-1`, included).
-    let (Some(id), Some(idx)) = (api::run_id(&id), idx.parse::<usize>().ok()) else {
+    let (Some(id), Some(idx)) = (api::run_id(id), idx.parse::<usize>().ok()) else {
         return not_found_page();
     };
     let r = match st.with_db(|c| db::get_run(c, id)) {
