@@ -163,6 +163,27 @@ fn every_games_archive_renders_a_self_contained_page() {
         );
         let d = embedded(&html);
         assert_eq!(d["game"], game);
+        // The page counts the game's matches in its own word, from `results.json`, and an
+        // archive of the layout before that word falls back to the same.
+        let unit = if game == "bank-heist" {
+            "tournaments"
+        } else {
+            "games"
+        };
+        assert_eq!(d["unit"], unit, "{game}");
+        let results = dir.path.join("results.json");
+        let mut v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&results).unwrap()).unwrap();
+        assert_eq!(v["unit"], unit, "{game}");
+        v.as_object_mut().unwrap().remove("unit");
+        let old = tempfile::tempdir().unwrap();
+        for f in std::fs::read_dir(&dir.path).unwrap() {
+            let f = f.unwrap().path();
+            std::fs::copy(&f, old.path().join(f.file_name().unwrap())).unwrap();
+        }
+        std::fs::write(old.path().join("results.json"), v.to_string()).unwrap();
+        let before = embedded(&report::build(old.path(), &ReportOptions::default()).expect(game));
+        assert_eq!(before["unit"], unit, "{game}: the fallback");
         let bots = d["manifest"]["bots"].as_array().expect("bots").len();
         assert_eq!(d["leaderboard"].as_array().expect("rows").len(), bots);
         // Bank Heist's two tournaments are below the minimum of independent matches: ratings

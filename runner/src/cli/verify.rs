@@ -327,7 +327,8 @@ pub(crate) fn load_bots(
 /// Files are compared by what they hold, so an archive of an earlier layout (koth 0.5.0's
 /// plain `invocations.jsonl` and `matches.zip`, JSON indented throughout) verifies, and so
 /// does one whose compressed bytes came from another libzstd: the compressed files by their
-/// data, the JSON documents by their values (all but the layout's `schema`).
+/// data, the JSON documents by their values (all but the layout's `schema`, and the `unit`
+/// an older `results.json` lacks).
 fn compare_trees(again: &Path, archive: &Path) -> anyhow::Result<Vec<String>> {
     let mut out = Vec::new();
     for entry in walk(again)? {
@@ -383,15 +384,19 @@ fn same_content(rel: &Path, ours: &[u8], theirs: &Path, t: &[u8]) -> bool {
         };
     }
     if rel.extension().is_some_and(|e| e == "json") {
-        let value = |bytes: &[u8]| {
-            serde_json::from_slice::<Value>(bytes).ok().map(|mut v| {
-                if let Some(o) = v.as_object_mut() {
-                    o.remove("schema");
-                }
-                v
-            })
+        let value = |bytes: &[u8]| serde_json::from_slice::<Value>(bytes).ok();
+        let (Some(mut a), Some(mut b)) = (value(ours), value(t)) else {
+            return false;
         };
-        return matches!((value(ours), value(t)), (Some(a), Some(b)) if a == b);
+        // The layout's own fields: its `schema`, and the `unit` that `koth-results/1` lacks.
+        if let (Some(a), Some(b)) = (a.as_object_mut(), b.as_object_mut()) {
+            a.remove("schema");
+            b.remove("schema");
+            if !b.contains_key("unit") {
+                a.remove("unit");
+            }
+        }
+        return a == b;
     }
     false
 }

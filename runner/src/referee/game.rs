@@ -394,6 +394,7 @@ pub fn write_archive(
         &run.leaderboard,
         &run.summaries,
         &run.digests,
+        &manifest.options.game.scoring.matches,
         Detail { matches },
     );
     // The summing up and the per-match container go side by side (each on every core).

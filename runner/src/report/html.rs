@@ -64,6 +64,7 @@ mod tests {
             replay_archive: "'</script><script>alert(2)</script>'".into(),
             manifest: serde_json::json!({"game": "coup"}),
             rerun: "koth coup '</script><script>alert(3)</script>'".into(),
+            unit: "games".into(),
             leaderboard: Vec::new(),
             ratings_note: None,
             heatmap: Heatmap::default(),

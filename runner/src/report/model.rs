@@ -21,6 +21,8 @@ pub struct ReportData {
     pub manifest: serde_json::Value,
     /// The command that plays the tournament again, one line for a shell.
     pub rerun: String,
+    /// What the game calls its matches, plural (`games`, `tournaments`, a referee's word).
+    pub unit: String,
     /// The leaderboard rows of `results.json` (ratings and intervals included), best first.
     pub leaderboard: Vec<serde_json::Value>,
     /// Why the ratings have no intervals (`results.json`'s `ratings_note`), when they have
@@ -183,6 +185,7 @@ impl ReportData {
                     .unwrap_or_else(|| root.display().to_string()),
             ),
             rerun: super::rerun::shell_line(&super::rerun::rerun_command(&manifest)),
+            unit: unit_of(&results, &manifest),
             manifest,
             leaderboard,
             ratings_note,
@@ -310,6 +313,25 @@ impl ReportData {
             });
         }
     }
+}
+
+/// What the game calls its matches: `results.json`'s `unit`, or for an archive written before
+/// it had one, a referee's word in the manifest, else the built-in game's.
+fn unit_of(results: &serde_json::Value, manifest: &serde_json::Value) -> String {
+    let word = |v: Option<&serde_json::Value>| {
+        v.and_then(serde_json::Value::as_str)
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+    };
+    word(results.get("unit"))
+        .or_else(|| word(manifest.pointer("/options/game/scoring/matches")))
+        .unwrap_or_else(|| {
+            match manifest.get("game").and_then(serde_json::Value::as_str) {
+                Some("bank-heist") => "tournaments",
+                _ => "games",
+            }
+            .to_string()
+        })
 }
 
 /// Pairwise win rates over `matches` (`results.json`'s): in each match that is not void,

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 /// - `koth-results/1` (koth 0.5.0 and earlier): `invocations.jsonl` and `matches.zip` as they
 ///   are;
 /// - `koth-results/2` (koth 0.6.0): both compressed as seekable zstd (`invocations.jsonl.zst`,
-///   `matches.zip.zst`), and the JSON documents written with an array element per line. The
-///   fields of `results.json` are the same.
+///   `matches.zip.zst`), the JSON documents written with an array element per line, and
+///   `results.json`'s `unit` (what the game calls its matches). Its other fields are the same.
 pub const RESULTS_SCHEMA: &str = "koth-results/2";
 
 /// Every layout this koth reads ([`RESULTS_SCHEMA`] and the ones before it).
@@ -298,6 +298,10 @@ pub struct Results<D> {
     pub game: String,
     /// The leaderboard rows, best first.
     pub bots: Vec<Row>,
+    /// What the game calls its matches, plural (`games`, `tournaments`, a referee's word):
+    /// the word the report and the server use. (Archives of `koth-results/1` lack it.)
+    #[serde(default)]
+    pub unit: String,
     /// Why the ratings have no intervals (their `low`, `high` and `above_next` are null), when
     /// the run has fewer than [`MIN_MATCHES`] independent matches; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -321,12 +325,14 @@ impl<D> Results<D> {
         leaderboard: &Leaderboard,
         summaries: &[MatchSummary],
         digests: &[String],
+        unit: &str,
         detail: D,
     ) -> Results<D> {
         let name = |b: usize| names.get(b).cloned().unwrap_or_default();
         Results {
             schema: RESULTS_SCHEMA.to_string(),
             game: game.to_string(),
+            unit: unit.to_string(),
             bots: leaderboard.rows.clone(),
             ratings_note: leaderboard.note.clone(),
             void_matches: summaries
@@ -447,7 +453,7 @@ mod tests {
         // Void matches still cost fuel.
         assert_eq!(row("a").fuel, 30);
         assert_eq!(row("c").fuel, 60);
-        let r = Results::new("duel", &names(), &lb, &summaries, &[], ());
+        let r = Results::new("duel", &names(), &lb, &summaries, &[], "games", ());
         assert_eq!(r.void_matches, vec![3]);
         assert_eq!(r.matches[0].winners, vec!["a".to_string()]);
         assert_eq!(r.matches[1].winners, Vec::<String>::new());
@@ -547,7 +553,8 @@ mod tests {
         assert!(one.rows.iter().all(|r| r
             .rating
             .is_some_and(|x| x.low.is_none() && x.high.is_none() && x.above_next.is_none())));
-        let json = serde_json::to_value(Results::new("g", &names(), &one, &[], &[], ())).unwrap();
+        let json =
+            serde_json::to_value(Results::new("g", &names(), &one, &[], &[], "games", ())).unwrap();
         assert_eq!(json["ratings_note"], one.note.clone().unwrap().as_str());
         let r = &json["bots"][0]["rating"];
         assert!(r["rating"].is_f64() && r["low"].is_null() && r["high"].is_null());
@@ -558,7 +565,8 @@ mod tests {
             .rows
             .iter()
             .all(|r| r.rating.is_some_and(|x| x.low.is_some())));
-        let json = serde_json::to_value(Results::new("g", &names(), &five, &[], &[], ())).unwrap();
+        let json = serde_json::to_value(Results::new("g", &names(), &five, &[], &[], "games", ()))
+            .unwrap();
         assert!(json.get("ratings_note").is_none());
         // Enough planned but some void: re-play them.
         let mut voided = vec![heist(false); 4];

@@ -356,6 +356,7 @@ pub fn write_archive(
         &r.leaderboard,
         &r.summaries,
         &r.digests,
+        "tournaments",
         Detail {
             credits,
             tournaments,

@@ -562,6 +562,7 @@ pub fn write_archive(
         &t.leaderboard,
         &t.summaries,
         &t.digests,
+        "games",
         Detail { games },
     );
     // The summing up and the per-match container go side by side (each on every core).
