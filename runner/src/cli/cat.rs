@@ -85,23 +85,9 @@ fn print(dir: &Path, file: &str, out: &mut impl Write) -> anyhow::Result<()> {
         return Ok(());
     }
     if file == MATCHES_ZIP || file == MATCHES {
-        let packed = dir.join(MATCHES);
-        let path = if packed.exists() {
-            packed
-        } else {
-            dir.join(MATCHES_ZIP)
-        };
-        let mut zip: Box<dyn std::io::Read> = if path.extension().is_some_and(|e| e == "zst") {
-            Box::new(
-                koth::tournament::seekable::open(&path)
-                    .with_context(|| format!("reading {}", path.display()))?,
-            )
-        } else {
-            Box::new(
-                std::fs::File::open(&path)
-                    .with_context(|| format!("reading {}", path.display()))?,
-            )
-        };
+        let path = container::container_path(dir);
+        let mut zip = koth::tournament::seekable::open_any(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
         std::io::copy(&mut zip, out).with_context(|| format!("reading {}", path.display()))?;
         return Ok(());
     }

@@ -10,9 +10,8 @@ use clap::Args;
 use koth::games::{self, Game, GameVisitor, Player};
 use koth::referee::game::RefereeGame;
 use koth::sandbox::{Bot, Sandbox};
-use koth::tournament::archive::{Archive, INVOCATIONS, INVOCATIONS_PLAIN, MATCHES};
+use koth::tournament::archive::{invocations_path, Archive, INVOCATIONS, MATCHES};
 use koth::tournament::container;
-use koth::tournament::container::MATCHES_ZIP;
 use koth::tournament::receipt::{digest, receipt};
 use koth::tournament::seekable;
 use koth::tournament::{Manifest, RefereeEntry, RunError, RunPlan};
@@ -333,18 +332,13 @@ fn compare_trees(again: &Path, archive: &Path) -> anyhow::Result<Vec<String>> {
     let mut out = Vec::new();
     for entry in walk(again)? {
         let rel = entry.strip_prefix(again).unwrap_or(&entry);
-        let older = if rel == Path::new(INVOCATIONS) {
-            Some(INVOCATIONS_PLAIN)
+        // The archive's file of that name, or of its older layout's.
+        let theirs = if rel == Path::new(INVOCATIONS) {
+            invocations_path(archive)
         } else if rel == Path::new(MATCHES) {
-            Some(MATCHES_ZIP)
+            container::container_path(archive)
         } else {
-            None
-        };
-        let theirs = match older {
-            Some(old) if !archive.join(rel).exists() && archive.join(old).exists() => {
-                archive.join(old)
-            }
-            _ => archive.join(rel),
+            archive.join(rel)
         };
         let ours = std::fs::read(&entry).with_context(|| format!("reading {}", entry.display()))?;
         match std::fs::read(&theirs) {

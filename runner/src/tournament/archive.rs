@@ -341,15 +341,10 @@ pub fn invocations_path(root: &Path) -> PathBuf {
 /// Read the lines of the invocation file at `path` (from [`invocations_path`]): decompressed
 /// when its name ends in `.zst`.
 pub fn read_invocations(path: &Path) -> std::io::Result<Box<dyn std::io::BufRead + Send>> {
-    let file = std::fs::File::open(path)?;
-    Ok(if path.extension().is_some_and(|e| e == "zst") {
-        Box::new(std::io::BufReader::with_capacity(
-            1 << 16,
-            super::seekable::Reader::new(file)?,
-        ))
-    } else {
-        Box::new(std::io::BufReader::new(file))
-    })
+    Ok(Box::new(std::io::BufReader::with_capacity(
+        1 << 16,
+        super::seekable::open_any(path)?,
+    )))
 }
 
 /// Refuse a path that is empty or not made of plain relative components.

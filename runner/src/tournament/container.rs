@@ -307,27 +307,35 @@ pub fn write_file(path: &Path, entries: &[Entry<'_>]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// What a zip is read from: the file itself, or its seekable zstd.
-trait ReadSeek: Read + std::io::Seek + Send {}
-impl<T: Read + std::io::Seek + Send> ReadSeek for T {}
+/// Where an archive's container is: [`MATCHES`], or the plain [`MATCHES_ZIP`] of an archive
+/// written by koth 0.3.0 to 0.5.0. (The compressed name when neither exists.)
+pub fn container_path(root: &Path) -> std::path::PathBuf {
+    let packed = root.join(MATCHES);
+    let plain = root.join(MATCHES_ZIP);
+    if !packed.exists() && plain.exists() {
+        plain
+    } else {
+        packed
+    }
+}
 
 /// Open the zip at `path`: seekable zstd when its name ends in `.zst`, else a plain zip.
-fn open_zip(path: &Path) -> Result<zip::ZipArchive<Box<dyn ReadSeek>>, ContainerError> {
-    let io = |source| ContainerError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file = std::fs::File::open(path).map_err(io)?;
-    let inner: Box<dyn ReadSeek> = if path.extension().is_some_and(|e| e == "zst") {
-        Box::new(
-            super::seekable::Reader::new(file).map_err(|e| ContainerError::Malformed {
+fn open_zip(
+    path: &Path,
+) -> Result<zip::ZipArchive<Box<dyn super::seekable::ReadSeek>>, ContainerError> {
+    let inner = super::seekable::open_any(path).map_err(|source| {
+        if source.kind() == std::io::ErrorKind::InvalidData {
+            ContainerError::Malformed {
                 path: path.to_path_buf(),
-                why: format!("not a readable seekable zstd file: {e}"),
-            })?,
-        )
-    } else {
-        Box::new(file)
-    };
+                why: format!("not a readable seekable zstd file: {source}"),
+            }
+        } else {
+            ContainerError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
+    })?;
     zip::ZipArchive::new(inner).map_err(|e| malformed(path, e))
 }
 
@@ -336,25 +344,22 @@ fn open_zip(path: &Path) -> Result<zip::ZipArchive<Box<dyn ReadSeek>>, Container
 /// before the container (koth 0.2.0 and earlier wrote `logs/` and `histories/` as files).
 pub struct Reader {
     root: std::path::PathBuf,
-    /// The container and its file name.
-    zip: Option<(zip::ZipArchive<Box<dyn ReadSeek>>, &'static str)>,
+    /// The container and its path.
+    zip: Option<(
+        zip::ZipArchive<Box<dyn super::seekable::ReadSeek>>,
+        std::path::PathBuf,
+    )>,
 }
 
 impl Reader {
     /// Open the per-match files of the archive folder `root`.
     pub fn open(root: &Path) -> Result<Reader, ContainerError> {
-        let mut zip = None;
-        for name in [MATCHES, MATCHES_ZIP] {
-            let path = root.join(name);
-            match std::fs::metadata(&path) {
-                Ok(_) => {
-                    zip = Some((open_zip(&path)?, name));
-                    break;
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(source) => return Err(ContainerError::Io { path, source }),
-            }
-        }
+        let path = container_path(root);
+        let zip = match std::fs::metadata(&path) {
+            Ok(_) => Some((open_zip(&path)?, path)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(source) => return Err(ContainerError::Io { path, source }),
+        };
         Ok(Reader {
             root: root.to_path_buf(),
             zip,
@@ -364,7 +369,9 @@ impl Reader {
     /// Where the per-match files are read from, for messages.
     pub fn source(&self) -> String {
         match &self.zip {
-            Some((_, name)) => name.to_string(),
+            Some((_, path)) => path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
             None => "the archive folder".to_string(),
         }
     }
@@ -372,14 +379,13 @@ impl Reader {
     /// Every entry's name (a folder's ends with `/`) and size, in the container's order; none
     /// for an archive without a container.
     pub fn entries(&mut self) -> Result<Vec<(String, u64)>, ContainerError> {
-        let Some((zip, file)) = &mut self.zip else {
+        let Some((zip, path)) = &mut self.zip else {
             return Ok(Vec::new());
         };
-        let path = self.root.join(*file);
         (0..zip.len())
             .map(|i| {
-                let f = zip.by_index_raw(i).map_err(|e| malformed(&path, e))?;
-                let name = f.name().map_err(|e| malformed(&path, e))?.into_owned();
+                let f = zip.by_index_raw(i).map_err(|e| malformed(path, e))?;
+                let name = f.name().map_err(|e| malformed(path, e))?.into_owned();
                 Ok((name, f.size()))
             })
             .collect()
@@ -387,7 +393,7 @@ impl Reader {
 
     /// The file `name` (`logs/match-3.log`), or `None` if the archive has none by that name.
     pub fn read(&mut self, name: &str) -> Result<Option<Vec<u8>>, ContainerError> {
-        let Some((zip, file)) = &mut self.zip else {
+        let Some((zip, path)) = &mut self.zip else {
             // An older archive: a plain relative path under its folder, never a symlink.
             if !Path::new(name)
                 .components()
@@ -403,17 +409,19 @@ impl Reader {
                 _ => Ok(None),
             };
         };
-        let path = self.root.join(*file);
         let mut entry = match zip.by_name(name) {
             Ok(f) => f,
             Err(zip::result::ZipError::FileNotFound) => return Ok(None),
-            Err(e) => return Err(malformed(&path, e)),
+            Err(e) => return Err(malformed(path, e)),
         };
         let mut data = Vec::with_capacity(usize::try_from(entry.size()).unwrap_or(0).min(1 << 26));
         // Reading to the end checks the entry's CRC.
         entry
             .read_to_end(&mut data)
-            .map_err(|source| ContainerError::Io { path, source })?;
+            .map_err(|source| ContainerError::Io {
+                path: path.clone(),
+                source,
+            })?;
         Ok(Some(data))
     }
 }

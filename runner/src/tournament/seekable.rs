@@ -32,6 +32,59 @@ const FOOTER: u64 = 9;
 /// allocated for it.
 const MAX_FRAME: u32 = 64 << 20;
 
+thread_local! {
+    /// Each thread's zstd contexts, made once: making one per frame or per store record cost
+    /// a twentieth of a re-ranking's time.
+    static COMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// `data` as one zstd frame at [`LEVEL`], with its checksum and its size: a seekable file's
+/// frame, and a `--reuse` store's record.
+pub(crate) fn compress_frame(data: &[u8]) -> std::io::Result<Vec<u8>> {
+    COMPRESSOR.with(|c| {
+        let mut c = c.borrow_mut();
+        let c = match &mut *c {
+            Some(c) => c,
+            None => {
+                let mut new = zstd::bulk::Compressor::new(LEVEL)?;
+                new.set_parameter(zstd::stream::raw::CParameter::ChecksumFlag(true))?;
+                c.insert(new)
+            }
+        };
+        c.compress(data)
+    })
+}
+
+/// The data of one zstd frame, at most `size` bytes (checking its checksum).
+pub(crate) fn decompress_frame(packed: &[u8], size: usize) -> std::io::Result<Vec<u8>> {
+    DECOMPRESSOR.with(|d| {
+        let mut d = d.borrow_mut();
+        let d = match &mut *d {
+            Some(d) => d,
+            None => d.insert(zstd::bulk::Decompressor::new()?),
+        };
+        d.decompress(packed, size)
+    })
+}
+
+/// What an archive file is read through: the file itself, or its seekable zstd.
+pub trait ReadSeek: Read + Seek + Send {}
+impl<T: Read + Seek + Send> ReadSeek for T {}
+
+/// Open the archive file at `path`: decompressed when its name ends in `.zst` (refused as
+/// `InvalidData` when it is no seekable zstd), else as it is (a layout before 0.6.0).
+pub fn open_any(path: &std::path::Path) -> std::io::Result<Box<dyn ReadSeek>> {
+    let file = std::fs::File::open(path)?;
+    Ok(if path.extension().is_some_and(|e| e == "zst") {
+        Box::new(Reader::new(file)?)
+    } else {
+        Box::new(file)
+    })
+}
+
 fn invalid(why: impl Into<String>) -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::InvalidData, why.into())
 }
@@ -64,12 +117,7 @@ impl<W: Write> Writer<W> {
         use rayon::prelude::*;
         let frames = std::mem::take(&mut self.full)
             .into_par_iter()
-            .map(|data| {
-                let mut c = zstd::bulk::Compressor::new(LEVEL)?;
-                c.set_parameter(zstd::stream::raw::CParameter::ChecksumFlag(true))?;
-                let packed = c.compress(&data)?;
-                Ok((packed, data.len()))
-            })
+            .map(|data| Ok((compress_frame(&data)?, data.len())))
             .collect::<std::io::Result<Vec<_>>>()?;
         for (packed, size) in frames {
             self.out.write_all(&packed)?;
@@ -123,14 +171,6 @@ impl<W: Write> Write for Writer<W> {
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
-}
-
-/// Compress `data` whole into `path`.
-pub fn write_file(path: &std::path::Path, data: &[u8]) -> std::io::Result<()> {
-    let mut w = Writer::new(std::io::BufWriter::new(std::fs::File::create(path)?));
-    w.write_all(data)?;
-    w.finish()?;
-    Ok(())
 }
 
 /// One frame of a seekable file.
@@ -236,7 +276,7 @@ impl<R: Read + Seek> Reader<R> {
             self.inner.seek(SeekFrom::Start(f.at))?;
             let mut packed = vec![0u8; f.packed as usize];
             self.inner.read_exact(&mut packed)?;
-            let data = zstd::bulk::decompress(&packed, f.size as usize)
+            let data = decompress_frame(&packed, f.size as usize)
                 .map_err(|e| invalid(format!("frame {k}: {e}")))?;
             if data.len() != f.size as usize {
                 return Err(invalid(format!(

@@ -38,43 +38,6 @@ pub enum StoreError {
 /// any match's record, whose decisions' output is capped by the sandbox.
 const MAX_RECORD: u64 = 1 << 30;
 
-thread_local! {
-    /// Each worker's zstd contexts, made once: making one per record cost a twentieth of a
-    /// re-ranking's time.
-    static COMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
-        const { std::cell::RefCell::new(None) };
-    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// A record's JSON as one zstd frame (level 3, with its checksum and size).
-fn compress(json: &[u8]) -> std::io::Result<Vec<u8>> {
-    COMPRESSOR.with(|c| {
-        let mut c = c.borrow_mut();
-        let c = match &mut *c {
-            Some(c) => c,
-            None => {
-                let mut new = zstd::bulk::Compressor::new(3)?;
-                new.set_parameter(zstd::stream::raw::CParameter::ChecksumFlag(true))?;
-                c.insert(new)
-            }
-        };
-        c.compress(json)
-    })
-}
-
-/// The JSON of a record's frame, `size` bytes as its header says.
-fn decompress(packed: &[u8], size: usize) -> std::io::Result<Vec<u8>> {
-    DECOMPRESSOR.with(|d| {
-        let mut d = d.borrow_mut();
-        let d = match &mut *d {
-            Some(d) => d,
-            None => d.insert(zstd::bulk::Decompressor::new()?),
-        };
-        d.decompress(packed, size)
-    })
-}
-
 /// A folder of finished matches, by key.
 #[derive(Debug)]
 pub struct Store {
@@ -119,7 +82,7 @@ impl Store {
         if size > MAX_RECORD {
             return None;
         }
-        let bytes = decompress(&packed, size as usize).ok()?;
+        let bytes = super::seekable::decompress_frame(&packed, size as usize).ok()?;
         // `put` writes one line of compact JSON; a file with a line break was not written so
         // (its bytes would split a journal line): damaged, so played again.
         if bytes.contains(&b'\n') {
@@ -142,7 +105,7 @@ impl Store {
             path: path.clone(),
             source: std::io::Error::other(e),
         })?;
-        let bytes = compress(&bytes).map_err(io(&path))?;
+        let bytes = super::seekable::compress_frame(&bytes).map_err(io(&path))?;
         let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io(dir))?;
         tmp.write_all(&bytes).map_err(io(tmp.path()))?;
         tmp.persist(&path).map_err(|e| StoreError::Io {
@@ -344,14 +307,22 @@ mod tests {
         assert_ne!(std::fs::read(store.path(&key)).unwrap(), b"[1,2,3]");
         // A truncated record, a frame whose checksum fails, and a record with a line break
         // (not what `put` writes) all count as missing.
-        std::fs::write(store.path(&key), compress(b"[1, 2").unwrap()).unwrap();
+        std::fs::write(
+            store.path(&key),
+            super::super::seekable::compress_frame(b"[1, 2").unwrap(),
+        )
+        .unwrap();
         assert_eq!(store.get::<Vec<u32>>(&key), None);
-        let mut flipped = compress(b"[1,2,3]").unwrap();
+        let mut flipped = super::super::seekable::compress_frame(b"[1,2,3]").unwrap();
         let last = flipped.len() - 1;
         flipped[last] ^= 1;
         std::fs::write(store.path(&key), flipped).unwrap();
         assert_eq!(store.get::<Vec<u32>>(&key), None);
-        std::fs::write(store.path(&key), compress(b"[1,\n2]").unwrap()).unwrap();
+        std::fs::write(
+            store.path(&key),
+            super::super::seekable::compress_frame(b"[1,\n2]").unwrap(),
+        )
+        .unwrap();
         assert_eq!(store.get::<Vec<u32>>(&key), None);
         std::fs::write(store.path(&key), b"[1,2,3]").unwrap();
         assert_eq!(store.get::<Vec<u32>>(&key), None);
