@@ -93,7 +93,9 @@ fn archives_are_identical_for_any_worker_count() {
         assert!(v == &two[k], "{k} differs between --jobs 1 and --jobs 2");
     }
     let results: serde_json::Value = serde_json::from_slice(&one["results.json"]).unwrap();
-    assert_eq!(results["schema"], "koth-results/2");
+    assert_eq!(results["schema"], "koth-results/3");
+    assert_eq!(results["ranked_by"], "score");
+    assert_eq!(results["score"], "credits");
     assert_eq!(results["game"], "bank-heist");
     assert_eq!(results["matches"].as_array().unwrap().len(), 3);
     assert_eq!(results["bots"].as_array().unwrap().len(), 13);
@@ -113,6 +115,16 @@ fn archives_are_identical_for_any_worker_count() {
             .find(|r| r["bot"] == c["bot"])
             .unwrap();
         assert_eq!(row["score"].as_u64().unwrap(), per);
+        // Ranked by credits, so rated on them: the rating is the mean a tournament.
+        let mean = per as f64 / row["games"].as_u64().unwrap() as f64;
+        assert_eq!(row["rating"]["rating"].as_f64().unwrap(), mean);
+    }
+    // The rows are in the order of their ratings, which is the order of their totals here
+    // (every bot plays every tournament).
+    let rows = results["bots"].as_array().unwrap();
+    for w in rows.windows(2) {
+        assert!(w[0]["rating"]["rating"].as_f64() >= w[1]["rating"]["rating"].as_f64());
+        assert!(w[0]["score"].as_u64() >= w[1]["score"].as_u64());
     }
     let log = String::from_utf8(one["matches.zip.zst/logs/tournament-0.log"].clone()).unwrap();
     assert!(log.starts_with("#####GAME 0: "));

@@ -184,6 +184,32 @@ fn every_games_archive_renders_a_self_contained_page() {
         std::fs::write(old.path().join("results.json"), v.to_string()).unwrap();
         let before = embedded(&report::build(old.path(), &ReportOptions::default()).expect(game));
         assert_eq!(before["unit"], unit, "{game}: the fallback");
+        // The rating column is named for what the game ranks by: Bank Heist's credits a
+        // tournament (no Elo centre), the others' Bradley–Terry rating; an archive from before
+        // `ranked_by` reads as the rating it held.
+        let (heading, centre) = if game == "bank-heist" {
+            ("mean credits", serde_json::Value::Null)
+        } else {
+            ("rating", serde_json::json!(1500.0))
+        };
+        assert_eq!(d["rating_heading"], heading, "{game}");
+        assert_eq!(d["rating_centre"], centre, "{game}");
+        assert_eq!(before["rating_heading"], heading, "{game}");
+        v.as_object_mut().unwrap().remove("ranked_by");
+        v.as_object_mut().unwrap().remove("score");
+        std::fs::write(old.path().join("results.json"), v.to_string()).unwrap();
+        let older = embedded(&report::build(old.path(), &ReportOptions::default()).expect(game));
+        assert_eq!(older["rating_heading"], "rating", "{game}");
+        let ratings: Vec<f64> = d["leaderboard"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .map(|r| r["rating"]["rating"].as_f64().expect("rating"))
+            .collect();
+        assert!(
+            ratings.windows(2).all(|w| w[0] >= w[1]),
+            "{game}: {ratings:?}"
+        );
         let bots = d["manifest"]["bots"].as_array().expect("bots").len();
         assert_eq!(d["leaderboard"].as_array().expect("rows").len(), bots);
         // Bank Heist's two tournaments are below the minimum of independent matches: ratings

@@ -389,6 +389,25 @@ fn same_content(rel: &Path, ours: &[u8], theirs: &Path, t: &[u8]) -> bool {
             if !b.contains_key("unit") {
                 a.remove("unit");
             }
+            // Before `koth-results/3` the rows were in the score's order and a game ranked by
+            // its score was rated by Bradley–Terry: the same rows, ranked and rated by the rule
+            // of their day (and the receipt over them, which step 1 checked against the
+            // archive's own files).
+            if rel.file_name().is_some_and(|n| n == "results.json") && !b.contains_key("ranked_by")
+            {
+                for key in ["ranked_by", "score", "receipt"] {
+                    a.remove(key);
+                    b.remove(key);
+                }
+                for doc in [&mut *a, &mut *b] {
+                    if let Some(Value::Array(rows)) = doc.get_mut("bots") {
+                        for row in rows.iter_mut().filter_map(Value::as_object_mut) {
+                            row.remove("rating");
+                        }
+                        rows.sort_by(|x, y| x["bot"].to_string().cmp(&y["bot"].to_string()));
+                    }
+                }
+            }
         }
         return a == b;
     }

@@ -67,6 +67,8 @@ mod tests {
             unit: "games".into(),
             leaderboard: Vec::new(),
             ratings_note: None,
+            rating_heading: "rating".into(),
+            rating_centre: Some(1500.0),
             heatmap: Heatmap::default(),
             fuel: Vec::new(),
             forfeits: Forfeits::default(),

@@ -28,6 +28,11 @@ pub struct ReportData {
     /// Why the ratings have no intervals (`results.json`'s `ratings_note`), when they have
     /// none.
     pub ratings_note: Option<String>,
+    /// The rating column's heading: `rating` (Elo's scale), or the mean of the game's score
+    /// (`mean credits`) where the game ranks by its score.
+    pub rating_heading: String,
+    /// The rating that marks the middle of the interval bars: Elo's 1500, or none for a score.
+    pub rating_centre: Option<f64>,
     /// The pairwise win rates.
     pub heatmap: Heatmap,
     /// Fuel per decision, per bot, in leaderboard order.
@@ -131,6 +136,12 @@ impl ReportData {
             .and_then(|b| b.as_array())
             .cloned()
             .unwrap_or_default();
+        let basis: crate::tournament::ratings::Basis = results
+            .get("ranked_by")
+            .and_then(|b| serde_json::from_value(b.clone()).ok())
+            .unwrap_or_default();
+        let rating_heading = basis.heading(results.get("score").and_then(|s| s.as_str()));
+        let rating_centre = (basis == crate::tournament::ratings::Basis::Wins).then_some(1500.0);
         let ratings_note = results
             .get("ratings_note")
             .and_then(|n| n.as_str())
@@ -189,6 +200,8 @@ impl ReportData {
             manifest,
             leaderboard,
             ratings_note,
+            rating_heading,
+            rating_centre,
             heatmap,
             fuel: Vec::new(),
             forfeits,

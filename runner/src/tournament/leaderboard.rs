@@ -125,13 +125,25 @@ impl Columns {
     }
 }
 
+impl Columns {
+    /// What the leaderboard is ranked by: the named score per match, or matches won.
+    pub fn basis(&self) -> super::ratings::Basis {
+        if self.score.is_some() {
+            super::ratings::Basis::Score
+        } else {
+            super::ratings::Basis::Wins
+        }
+    }
+}
+
 impl Default for Columns {
     fn default() -> Self {
         Columns::wins()
     }
 }
 
-/// Rows sorted by score (highest first), then by name.
+/// The rows, best first: by score, then name, until [`super::results::rate`] ranks them by
+/// their ratings (which is where every game's leaderboard ends).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Leaderboard {
     /// The rows, best first.
@@ -166,9 +178,20 @@ impl Leaderboard {
             .max()
             .unwrap_or(3)
             .max(3);
+        // Where the rating is the mean score (see `Basis::Score`), the spread column says only
+        // the standard deviation: the mean is the rating's.
+        let mean_rated = c.basis() == super::ratings::Basis::Score
+            && self.rows.iter().any(|r| r.rating.is_some());
+        let spread_head = if mean_rated { "sd" } else { "mean ± sd" };
         let spread_cell = |r: &Row| {
             r.spread
-                .map(|s| format!("{:.0} ± {:.0}", s.mean, s.sd))
+                .map(|s| {
+                    if mean_rated {
+                        format!("{:.0}", s.sd)
+                    } else {
+                        format!("{:.0} ± {:.0}", s.mean, s.sd)
+                    }
+                })
                 .unwrap_or_else(|| "-".into())
         };
         let spread_width = self
@@ -177,31 +200,54 @@ impl Leaderboard {
             .map(|r| spread_cell(r).chars().count())
             .max()
             .unwrap_or(0)
-            .max("mean ± sd".len());
+            .max(spread_head.len());
         let mut out = String::new();
         let _ = write!(out, "{:>4}  {:<width$}", "rank", "bot");
         if let Some(score) = &c.score {
             let _ = write!(out, "  {score:>12}");
         }
         if c.spread {
-            let _ = write!(out, "  {:>spread_width$}", "mean ± sd");
+            let _ = write!(out, "  {spread_head:>spread_width$}");
         }
         if c.points {
             let _ = write!(out, "  {:>8}  {:>8}", "pts for", "against");
         }
         let rated = self.rows.iter().any(|r| r.rating.is_some());
+        // Elo ratings read in whole points; a mean score to one decimal.
+        let digits = match c.basis() {
+            super::ratings::Basis::Wins => 0,
+            super::ratings::Basis::Score => 1,
+        };
+        let rating_cell = |r: &Row| match r.rating {
+            Some(x) => match (x.low, x.high) {
+                (Some(low), Some(high)) => {
+                    format!("{:.digits$} [{low:.digits$}, {high:.digits$}]", x.rating)
+                }
+                _ => format!("{:.digits$}", x.rating),
+            },
+            None => "-".to_string(),
+        };
+        let rating_width = self
+            .rows
+            .iter()
+            .map(|r| rating_cell(r).chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(c.basis().heading(c.score.as_deref()).len() + " [95% CI]".len())
+            .max(18);
         if rated {
             // Only a run with intervals heads the column with them (see `note`).
             let interval = self
                 .rows
                 .iter()
                 .any(|r| r.rating.is_some_and(|x| x.low.is_some()));
+            let name = c.basis().heading(c.score.as_deref());
             let head = if interval {
-                "rating [95% CI]"
+                format!("{name} [95% CI]")
             } else {
-                "rating"
+                name
             };
-            let _ = write!(out, "  {head:>18}  {:>6}", "P>next");
+            let _ = write!(out, "  {head:>rating_width$}  {:>6}", "P>next");
         }
         let _ = writeln!(
             out,
@@ -232,20 +278,12 @@ impl Leaderboard {
                 let _ = write!(out, "  {:>8}  {:>8}", r.points_for, r.points_against);
             }
             if rated {
-                let (cell, next) = match r.rating {
-                    Some(x) => (
-                        match (x.low, x.high) {
-                            (Some(low), Some(high)) => {
-                                format!("{:.0} [{low:.0}, {high:.0}]", x.rating)
-                            }
-                            _ => format!("{:.0}", x.rating),
-                        },
-                        x.above_next
-                            .map_or("-".to_string(), |p| format!("{:.0}%", 100.0 * p)),
-                    ),
-                    None => ("-".to_string(), "-".to_string()),
-                };
-                let _ = write!(out, "  {cell:>18}  {next:>6}");
+                let cell = rating_cell(r);
+                let next = r
+                    .rating
+                    .and_then(|x| x.above_next)
+                    .map_or("-".to_string(), |p| format!("{:.0}%", 100.0 * p));
+                let _ = write!(out, "  {cell:>rating_width$}  {next:>6}");
             }
             let _ = writeln!(
                 out,
@@ -282,6 +320,26 @@ mod tests {
         let credits = Leaderboard::new(vec![row.clone()], Columns::credits()).render();
         assert!(credits.contains("credits") && credits.contains("mean ± sd"));
         assert!(credits.contains("482000") && credits.contains("241000 ± 0"));
+        // Rated, the mean is the rating's column and the spread column keeps the deviation.
+        let rated = Row {
+            rating: Some(crate::tournament::ratings::Rating {
+                rating: 241_000.0,
+                low: None,
+                high: None,
+                above_next: None,
+            }),
+            ..row.clone()
+        };
+        let credits = Leaderboard::new(vec![rated], Columns::credits()).render();
+        let head = credits.lines().next().unwrap();
+        assert!(
+            head.contains("mean credits") && !head.contains("mean ± sd"),
+            "{credits}"
+        );
+        assert!(
+            credits.contains("241000.0") && !credits.contains("± 0"),
+            "{credits}"
+        );
         let wins = Leaderboard::new(vec![row], Columns::wins()).render();
         assert!(!wins.contains("credits") && !wins.contains("mean"));
         assert!(wins.lines().next().unwrap().starts_with("rank  bot"));

@@ -407,19 +407,142 @@ pub fn independent_matches(summaries: &[MatchSummary]) -> usize {
         .count()
 }
 
-/// Ratings of `n` bots from `summaries`, with bootstrap intervals drawn from `seed` when there
-/// are at least [`MIN_MATCHES`] independent matches; `order` is the leaderboard's order of
-/// bots (for "above the next one"). Returns one rating per bot, by bot index.
-pub fn ratings(n: usize, summaries: &[MatchSummary], order: &[usize], seed: u64) -> Vec<Rating> {
-    const PRIOR: f64 = 1.0;
-    let per_match: Vec<Vec<Comparison>> = summaries.iter().map(comparisons).collect();
+/// What a leaderboard is ranked by, and so what its rating is fitted on: the two always agree
+/// (the rows are in the order of the ratings, and P>next is about that order).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Basis {
+    /// Matches won (Coup, Euchre, a referee without a named score): the Bradley–Terry rating
+    /// fitted on who beat whom, on Elo's scale. In a round robin where every bot plays every
+    /// other equally often it orders the bots as their wins do; where they do not (void
+    /// matches, a sampled ladder) it weighs whom each bot met and how often.
+    #[default]
+    Wins,
+    /// The game's named score (Bank Heist's credits, a referee's points): the mean score per
+    /// match the bot played. Where every bot plays as many matches, that is the order of the
+    /// totals, which is what such a game ranks by; a pairwise fit would not be (a bot that
+    /// wins every duel on points can make the fewest points overall).
+    Score,
+}
+
+impl Basis {
+    /// The rating column's heading in `score`'s words (`rating`, `mean credits`).
+    pub fn heading(self, score: Option<&str>) -> String {
+        match (self, score) {
+            (Basis::Score, Some(name)) => format!("mean {name}"),
+            (Basis::Score, None) => "mean score".into(),
+            (Basis::Wins, _) => "rating".into(),
+        }
+    }
+}
+
+/// Each bot's score in each match, for [`Basis::Score`]: the first position a bot holds in a
+/// match counts, once (as the standings count it); void matches hold nobody.
+fn scores_of(m: &MatchSummary) -> Vec<(usize, f64)> {
+    if m.void.is_some() {
+        return Vec::new();
+    }
+    let mut out: Vec<(usize, f64)> = Vec::with_capacity(m.participants.len());
+    for (pos, &bot) in m.participants.iter().enumerate() {
+        if out.iter().all(|&(b, _)| b != bot) {
+            out.push((bot, m.scores.get(pos).copied().unwrap_or(0) as f64));
+        }
+    }
+    out
+}
+
+/// Each bot's mean score over `matches` (indices into `per_match`); NaN for a bot in none.
+fn means(n: usize, per_match: &[Vec<(usize, f64)>], matches: &[usize]) -> Vec<f64> {
+    let mut sum = vec![0.0; n];
+    let mut count = vec![0u64; n];
+    for &m in matches {
+        for &(bot, score) in &per_match[m] {
+            sum[bot] += score;
+            count[bot] += 1;
+        }
+    }
+    sum.iter()
+        .zip(&count)
+        .map(|(&s, &c)| if c == 0 { f64::NAN } else { s / c as f64 })
+        .collect()
+}
+
+/// Each bot's rating from every match, without an interval: on Elo's scale for
+/// [`Basis::Wins`], the mean score per match (0 for a bot with none) for [`Basis::Score`].
+/// The leaderboard is sorted by it before [`ratings_by`] draws the intervals.
+pub fn point(n: usize, summaries: &[MatchSummary], basis: Basis) -> Vec<f64> {
     let all: Vec<usize> = (0..summaries.len()).collect();
-    let point = fit(n, &per_match, &all, PRIOR);
-    if per_match.iter().filter(|c| !c.is_empty()).count() < MIN_MATCHES {
+    match basis {
+        Basis::Wins => {
+            let per_match: Vec<Vec<Comparison>> = summaries.iter().map(comparisons).collect();
+            fit(n, &per_match, &all, PRIOR)
+                .into_iter()
+                .map(elo)
+                .collect()
+        }
+        Basis::Score => {
+            let per_match: Vec<Vec<(usize, f64)>> = summaries.iter().map(scores_of).collect();
+            means(n, &per_match, &all)
+                .into_iter()
+                .map(|m| if m.is_nan() { 0.0 } else { m })
+                .collect()
+        }
+    }
+}
+
+/// One bootstrap resample's value for each bot, from the matches it picked.
+type Resample<'a> = Box<dyn Fn(&[usize]) -> Vec<f64> + Sync + 'a>;
+
+/// The virtual draws of every bot against an average reference in the Bradley–Terry fit.
+const PRIOR: f64 = 1.0;
+
+/// Bradley–Terry ratings of `n` bots from `summaries` ([`Basis::Wins`]); see [`ratings_by`].
+pub fn ratings(n: usize, summaries: &[MatchSummary], order: &[usize], seed: u64) -> Vec<Rating> {
+    ratings_by(n, summaries, Basis::Wins, order, seed)
+}
+
+/// Ratings of `n` bots from `summaries` on `basis`, with bootstrap intervals drawn from `seed`
+/// when there are at least [`MIN_MATCHES`] independent matches; `order` is the leaderboard's
+/// order of bots (for "above the next one"). Returns one rating per bot, by bot index.
+pub fn ratings_by(
+    n: usize,
+    summaries: &[MatchSummary],
+    basis: Basis,
+    order: &[usize],
+    seed: u64,
+) -> Vec<Rating> {
+    let independent = independent_matches(summaries);
+    let all: Vec<usize> = (0..summaries.len()).collect();
+    // One resample's values per bot: log-strengths (Wins) or means (Score, NaN for a bot the
+    // resample does not hold); and how a value reads on the rating's scale.
+    let (point, resample, scale): (Vec<f64>, Resample<'_>, fn(f64) -> f64) = match basis {
+        Basis::Wins => {
+            let per_match: Vec<Vec<Comparison>> = summaries.iter().map(comparisons).collect();
+            let point = fit(n, &per_match, &all, PRIOR);
+            (
+                point,
+                Box::new(move |pick: &[usize]| fit(n, &per_match, pick, PRIOR)),
+                elo,
+            )
+        }
+        Basis::Score => {
+            let per_match: Vec<Vec<(usize, f64)>> = summaries.iter().map(scores_of).collect();
+            let point = means(n, &per_match, &all)
+                .into_iter()
+                .map(|m| if m.is_nan() { 0.0 } else { m })
+                .collect();
+            (
+                point,
+                Box::new(move |pick: &[usize]| means(n, &per_match, pick)),
+                |x| x,
+            )
+        }
+    };
+    if independent < MIN_MATCHES {
         return point
             .iter()
             .map(|&x| Rating {
-                rating: elo(x),
+                rating: scale(x),
                 low: None,
                 high: None,
                 above_next: None,
@@ -443,18 +566,19 @@ pub fn ratings(n: usize, summaries: &[MatchSummary], order: &[usize], seed: u64)
         .collect();
     let fits: Vec<Vec<f64>> = {
         use rayon::prelude::*;
-        picks
-            .par_iter()
-            .map(|pick| fit(n, &per_match, pick, PRIOR))
-            .collect()
+        picks.par_iter().map(|pick| resample(pick)).collect()
     };
     for s in fits {
         for (i, v) in s.iter().enumerate() {
-            samples[i].push(*v);
+            // A bot the resample does not hold has no value in it (Score only).
+            if !v.is_nan() {
+                samples[i].push(*v);
+            }
         }
         for w in order.windows(2) {
             // Rated the same (two bots the resample shows alike: the same opponents, the same
-            // results) is not above, whatever the last bits of the fit say.
+            // results) is not above, whatever the last bits of the fit say; nor is a bot the
+            // resample does not hold (NaN compares false).
             if s[w[0]] > s[w[1]] + SAME {
                 above[w[0]] += 1;
             }
@@ -464,9 +588,12 @@ pub fn ratings(n: usize, summaries: &[MatchSummary], order: &[usize], seed: u64)
     for v in &mut samples {
         v.sort_by(|a, b| a.total_cmp(b));
     }
-    let percentile = |v: &[f64], q: f64| {
+    let percentile = |v: &[f64], q: f64, at: f64| {
+        if v.is_empty() {
+            return at;
+        }
         let idx = ((v.len() as f64 - 1.0) * q).round() as usize;
-        v.get(idx).copied().unwrap_or(0.0)
+        v.get(idx).copied().unwrap_or(at)
     };
     let has_next: Vec<bool> = {
         let mut h = vec![false; n];
@@ -477,9 +604,9 @@ pub fn ratings(n: usize, summaries: &[MatchSummary], order: &[usize], seed: u64)
     };
     (0..n)
         .map(|i| Rating {
-            rating: elo(point[i]),
-            low: Some(elo(percentile(&samples[i], 0.025))),
-            high: Some(elo(percentile(&samples[i], 0.975))),
+            rating: scale(point[i]),
+            low: Some(scale(percentile(&samples[i], 0.025, point[i]))),
+            high: Some(scale(percentile(&samples[i], 0.975, point[i]))),
             above_next: has_next[i].then(|| above[i] as f64 / RESAMPLES as f64),
         })
         .collect()

@@ -14,10 +14,14 @@ use serde::{Deserialize, Serialize};
 /// - `koth-results/2` (koth 0.6.0): both compressed as seekable zstd (`invocations.jsonl.zst`,
 ///   `matches.zip.zst`), the JSON documents written with an array element per line, and
 ///   `results.json`'s `unit` (what the game calls its matches). Its other fields are the same.
-pub const RESULTS_SCHEMA: &str = "koth-results/2";
+/// - `koth-results/3` (koth 0.7.0): the same files; `bots` is in the order of the ratings,
+///   which are fitted on what the game ranks by, named in `results.json`'s `ranked_by`
+///   (`wins`: Bradley–Terry on wins, as before; `score`: the mean score per match, where
+///   before it was Bradley–Terry on the scores' pairwise order).
+pub const RESULTS_SCHEMA: &str = "koth-results/3";
 
 /// Every layout this koth reads ([`RESULTS_SCHEMA`] and the ones before it).
-pub const READABLE_SCHEMAS: [&str; 2] = ["koth-results/1", RESULTS_SCHEMA];
+pub const READABLE_SCHEMAS: [&str; 3] = ["koth-results/1", "koth-results/2", RESULTS_SCHEMA];
 
 /// A bot as the manifest records it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -164,8 +168,10 @@ pub struct MatchUnit {
     pub advice: String,
 }
 
-/// Add each bot's rating, its 95% interval and the probability it is truly above the next
-/// row to the leaderboard (see [`super::ratings`]); the bootstrap draws from `seed`. Below
+/// Rank the leaderboard by each bot's rating and add the rating, its 95% interval and the
+/// probability it is truly above the next row (see [`super::ratings`]); the bootstrap draws
+/// from `seed`. The rating is fitted on what the game ranks by (its columns'
+/// [`Basis`](super::ratings::Basis)), so the order, the ratings and P>next agree. Below
 /// [`MIN_MATCHES`] independent matches the ratings have no interval and the leaderboard's
 /// note says why, in `unit`'s words.
 pub fn rate(
@@ -175,13 +181,28 @@ pub fn rate(
     seed: u64,
     unit: &MatchUnit,
 ) {
+    let basis = leaderboard.columns.basis();
     let index = |bot: &str| names.iter().position(|n| n == bot);
+    let point = super::ratings::point(names.len(), summaries, basis);
+    // Best rating first; bots whose ratings agree to a millionth (Elo points or score: two
+    // bots with the same record) keep the score's order, then the name's.
+    let key = |bot: &str| -> i128 {
+        index(bot)
+            .and_then(|i| point.get(i))
+            .map_or(i128::MIN, |&x| (x * 1e6).round() as i128)
+    };
+    leaderboard.rows.sort_by(|a, b| {
+        key(&b.bot)
+            .cmp(&key(&a.bot))
+            .then_with(|| b.score.cmp(&a.score))
+            .then_with(|| a.bot.cmp(&b.bot))
+    });
     let order: Vec<usize> = leaderboard
         .rows
         .iter()
         .filter_map(|r| index(&r.bot))
         .collect();
-    let ratings = super::ratings::ratings(names.len(), summaries, &order, seed);
+    let ratings = super::ratings::ratings_by(names.len(), summaries, basis, &order, seed);
     for row in &mut leaderboard.rows {
         row.rating = index(&row.bot).and_then(|i| ratings.get(i).copied());
     }
@@ -302,6 +323,14 @@ pub struct Results<D> {
     /// the word the report and the server use. (Archives of `koth-results/1` lack it.)
     #[serde(default)]
     pub unit: String,
+    /// What the leaderboard is ranked by and its ratings fitted on (see
+    /// [`super::ratings::Basis`]). (Archives before `koth-results/3` lack it; their ratings
+    /// are Bradley–Terry fits, as `wins` reads.)
+    #[serde(default)]
+    pub ranked_by: super::ratings::Basis,
+    /// The score's name (`credits`, `points`); absent where the score is the matches won.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub score: Option<String>,
     /// Why the ratings have no intervals (their `low`, `high` and `above_next` are null), when
     /// the run has fewer than [`MIN_MATCHES`] independent matches; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -333,6 +362,8 @@ impl<D> Results<D> {
             schema: RESULTS_SCHEMA.to_string(),
             game: game.to_string(),
             unit: unit.to_string(),
+            ranked_by: leaderboard.columns.basis(),
+            score: leaderboard.columns.score.clone(),
             bots: leaderboard.rows.clone(),
             ratings_note: leaderboard.note.clone(),
             void_matches: summaries
@@ -457,6 +488,145 @@ mod tests {
         assert_eq!(r.void_matches, vec![3]);
         assert_eq!(r.matches[0].winners, vec!["a".to_string()]);
         assert_eq!(r.matches[1].winners, Vec::<String>::new());
+    }
+
+    /// An iterated Prisoner's Dilemma in miniature: `a` defects and wins every duel on points
+    /// (5 to 0), but `b` and `c` cooperate with each other (30 each), so `a` makes the fewest
+    /// points of all.
+    fn dilemma() -> Vec<MatchSummary> {
+        let duel = |x: usize, y: usize, sx: u64, sy: u64| MatchSummary {
+            label: format!("{x}-{y}"),
+            participants: vec![x, y],
+            scores: vec![sx, sy],
+            winners: match sx.cmp(&sy) {
+                std::cmp::Ordering::Greater => vec![0],
+                std::cmp::Ordering::Less => vec![1],
+                std::cmp::Ordering::Equal => Vec::new(),
+            },
+            ..MatchSummary::default()
+        };
+        (0..4)
+            .flat_map(|_| [duel(0, 1, 5, 0), duel(2, 0, 0, 5), duel(1, 2, 30, 30)])
+            .collect()
+    }
+
+    fn unit() -> MatchUnit {
+        MatchUnit {
+            one: "match".into(),
+            many: "matches".into(),
+            advice: "play more".into(),
+        }
+    }
+
+    fn ranked(summaries: &[MatchSummary], columns: Columns) -> Leaderboard {
+        let mut lb = standings(&names(), summaries, columns);
+        rate(&mut lb, &names(), summaries, 7, &unit());
+        lb
+    }
+
+    /// Each row's rating is at least the next row's, and P>next is the share of resamples
+    /// that keep the order shown.
+    fn in_rating_order(lb: &Leaderboard) {
+        for w in lb.rows.windows(2) {
+            let (a, b) = (w[0].rating.unwrap(), w[1].rating.unwrap());
+            assert!(a.rating >= b.rating, "{}", lb.render());
+        }
+    }
+
+    #[test]
+    fn a_game_ranked_by_points_is_rated_on_its_points() {
+        let summaries = dilemma();
+        let points = Columns {
+            score: Some("points".into()),
+            matches: "matches".into(),
+            spread: true,
+            points: false,
+        };
+        let lb = ranked(&summaries, points);
+        let order: Vec<&str> = lb.rows.iter().map(|r| r.bot.as_str()).collect();
+        // b and c tie on points (0 against a, 30 against each other: 15 a match); a's 5 a
+        // match is last, though it won every match it played.
+        assert_eq!(order, ["b", "c", "a"], "{}", lb.render());
+        in_rating_order(&lb);
+        let rating = |n: &str| lb.rows.iter().find(|r| r.bot == n).unwrap().rating.unwrap();
+        assert_eq!(rating("a").rating, 5.0);
+        assert_eq!(rating("b").rating, 15.0);
+        // b over c is a coin toss (the resamples weigh their matches differently); c's lead
+        // over a holds in nearly every resample.
+        let coin = rating("b").above_next.unwrap();
+        assert!((0.2..0.8).contains(&coin), "{}", lb.render());
+        assert!(rating("c").above_next.unwrap() > 0.95, "{}", lb.render());
+        assert!(
+            lb.render().contains("mean points [95% CI]"),
+            "{}",
+            lb.render()
+        );
+        let r = Results::new("dilemma", &names(), &lb, &summaries, &[], "matches", ());
+        assert_eq!(r.ranked_by, super::super::ratings::Basis::Score);
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["ranked_by"], "score");
+        assert_eq!(json["score"], "points");
+
+        // The same matches in a game that ranks by wins: a first, on the Bradley–Terry fit.
+        let lb = ranked(&summaries, Columns::wins());
+        assert_eq!(lb.rows[0].bot, "a", "{}", lb.render());
+        in_rating_order(&lb);
+        assert!(lb.render().contains("rating [95% CI]"), "{}", lb.render());
+    }
+
+    #[test]
+    fn an_uneven_schedule_ranks_by_the_rating_not_the_win_count() {
+        // a beats the weak c three times; b beats a twice and loses to nobody. a has more
+        // wins, b the better record against the same field.
+        let summaries = vec![
+            duel(0, 2, Some(0)),
+            duel(0, 2, Some(0)),
+            duel(0, 2, Some(0)),
+            duel(1, 0, Some(0)),
+            duel(1, 0, Some(0)),
+        ];
+        let lb = ranked(&summaries, Columns::wins());
+        let row = |n: &str| lb.rows.iter().find(|r| r.bot == n).unwrap();
+        assert!(row("a").wins > row("b").wins);
+        assert_eq!(lb.rows[0].bot, "b", "{}", lb.render());
+        in_rating_order(&lb);
+    }
+
+    #[test]
+    fn every_leaderboard_is_in_rating_order() {
+        // Seeded random schedules of both kinds: the rows always follow the ratings.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |m: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % m
+        };
+        for _ in 0..40 {
+            let summaries: Vec<MatchSummary> = (0..2 + next(12))
+                .map(|_| {
+                    let a = next(3) as usize;
+                    let b = (a + 1 + next(2) as usize) % 3;
+                    let (sa, sb) = (next(6), next(6));
+                    MatchSummary {
+                        participants: vec![a, b],
+                        scores: vec![sa, sb],
+                        winners: if sa > sb {
+                            vec![0]
+                        } else if sb > sa {
+                            vec![1]
+                        } else {
+                            vec![]
+                        },
+                        void: (next(10) == 0).then(|| "void".to_string()),
+                        ..MatchSummary::default()
+                    }
+                })
+                .collect();
+            for columns in [Columns::wins(), Columns::credits()] {
+                in_rating_order(&ranked(&summaries, columns));
+            }
+        }
     }
 
     #[test]
