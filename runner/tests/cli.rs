@@ -173,7 +173,10 @@ fn bank_heist_runs_and_names_bad_options() {
     let o = koth(&[&"bank-heist", &bot, &"--games", &"5", &"--out", &out]);
     let t = text(&o);
     assert!(o.status.success(), "{t}");
-    assert!(t.contains("credits") && t.contains("mean ± sd"), "{t}");
+    assert!(
+        t.contains("credits") && t.contains("mean credits") && t.contains(" sd "),
+        "{t}"
+    );
     assert!(t.contains("hello") && t.contains("not a bet: 5"), "{t}");
     // 240 to start, 240 a game.
     assert!(t.contains("1440"), "{t}");

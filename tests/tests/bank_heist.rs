@@ -43,7 +43,7 @@ fn archive_of(
     sb: &Sandbox,
 ) -> BTreeMap<String, Vec<u8>> {
     let players = koth_tests::players(bots);
-    let run = format::run(&players, opts, jobs, &|_, _| {});
+    let run = format::run(&players, opts, jobs, &|_, _| {}).unwrap();
     assert_eq!(run.void_tournaments(), 0);
     let manifest = Manifest {
         game: "bank-heist".into(),
@@ -146,7 +146,7 @@ fn the_example_bots_play_a_whole_tournament_without_a_failure() {
         limits: Limits::default(),
         rules: Variant::Text,
     };
-    let run = format::run(&players, &opts, 2, &|_, _| {});
+    let run = format::run(&players, &opts, 2, &|_, _| {}).unwrap();
     let rec = &run.records[0];
     assert_eq!(rec.void, None);
     for (name, failures) in rec.names.iter().zip(&rec.failures) {
@@ -185,7 +185,7 @@ fn misbehaving_bots_cost_themselves_only() {
         },
         rules: Variant::Text,
     };
-    let run = format::run(&players, &opts, 2, &|_, _| {});
+    let run = format::run(&players, &opts, 2, &|_, _| {}).unwrap();
     assert_eq!(run.void_tournaments(), 0);
     for rec in &run.records {
         // Each failed decision counts as a bet of 0: everyone lives on its paycheck.
@@ -233,7 +233,7 @@ fn the_original_rules_give_the_published_top_three() {
         limits: Limits::default(),
         rules: Variant::Original,
     };
-    let run = format::run(&players, &opts, 2, &|_, _| {});
+    let run = format::run(&players, &opts, 2, &|_, _| {}).unwrap();
     assert_eq!(run.void_tournaments(), 0);
     let top: Vec<&str> = run.leaderboard.rows[..3]
         .iter()

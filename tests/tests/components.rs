@@ -77,7 +77,7 @@ fn archive(
         seed: 23,
         ..CoupOptions::default()
     };
-    let t = tournament::run(&players, &opts, jobs, &|_, _| {});
+    let t = tournament::run(&players, &opts, jobs, &|_, _| {}).unwrap();
     let n = bots.len() as u64;
     assert_eq!(t.void_games(), 0);
     for row in &t.leaderboard.rows {
@@ -390,8 +390,8 @@ fn the_bank_heist_component_plays_a_deterministic_tournament() {
         limits: Limits::default(),
         ..Default::default()
     };
-    let one = heist::run(&players, &opts, 1, &|_, _| {});
-    let two = heist::run(&players, &opts, 2, &|_, _| {});
+    let one = heist::run(&players, &opts, 1, &|_, _| {}).unwrap();
+    let two = heist::run(&players, &opts, 2, &|_, _| {}).unwrap();
     for (a, b) in one.records.iter().zip(&two.records) {
         assert_eq!(a.void, None);
         for (name, failures) in a.names.iter().zip(&a.failures) {
@@ -420,7 +420,7 @@ fn the_euchre_component_plays_without_a_bad_answer() {
     let opts =
         euchre::options(10, 10, Partners::Copies, false, 1, Default::default()).expect("options");
     let game = euchre::game();
-    let run = game.play_whole(&players, &opts, 2, &|_, _| {});
+    let run = game.play_whole(&players, &opts, 2, &|_, _| {}).unwrap();
     let row = |name: &str| {
         run.leaderboard
             .rows
@@ -433,7 +433,7 @@ fn the_euchre_component_plays_without_a_bad_answer() {
     assert!(mine.forfeits.is_empty(), "{mine:?}");
     assert_eq!(mine.games, 20);
     assert!(mine.wins >= 6, "{mine:?}");
-    let again = game.play_whole(&players, &opts, 1, &|_, _| {});
+    let again = game.play_whole(&players, &opts, 1, &|_, _| {}).unwrap();
     assert_eq!(
         format!("{:?}", again.leaderboard.rows),
         format!("{:?}", run.leaderboard.rows),

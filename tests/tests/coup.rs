@@ -258,7 +258,7 @@ fn run_archive(
         scratch,
         ..CoupOptions::default()
     };
-    let t = tournament::run(&players, &opts, jobs, &|_, _| {});
+    let t = tournament::run(&players, &opts, jobs, &|_, _| {}).unwrap();
     assert_eq!(t.records.len(), 2 * bots.len() * (bots.len() - 1));
     assert_eq!(t.void_games(), 0);
     koth_tests::coup_archive(&t, bots, opts, sb)
@@ -353,7 +353,7 @@ fn the_matches_container_holds_each_games_log_and_history_then_the_scratch_store
         seed: 4,
         ..CoupOptions::default()
     };
-    let t = tournament::run(&players, &opts, 2, &|_, _| {});
+    let t = tournament::run(&players, &opts, 2, &|_, _| {}).unwrap();
     let archive = koth_tests::coup_archive(&t, &bots, opts, &sb);
     // Nothing per game on disk: the folder holds the container and the summing up.
     let on_disk: Vec<&str> = archive
@@ -470,7 +470,8 @@ fn the_leaderboard_adds_up() {
         },
         2,
         &|_, _| {},
-    );
+    )
+    .unwrap();
     let games = t.records.len() as u64;
     assert_eq!(games, 18);
     let rows = &t.leaderboard.rows;
@@ -500,7 +501,7 @@ fn paired_deals_deal_both_orders_of_a_pair_the_same_cards() {
         paired: true,
         ..CoupOptions::default()
     };
-    let t = tournament::run(&players, &opts, 2, &|_, _| {});
+    let t = tournament::run(&players, &opts, 2, &|_, _| {}).unwrap();
     // The first mover's cards (argv[3] of the first invocation) come from the deck's top.
     let first_cards = |i: usize| t.records[i].log[0].argv[3].clone();
     let mut pairs = 0;
@@ -522,7 +523,8 @@ fn paired_deals_deal_both_orders_of_a_pair_the_same_cards() {
         },
         2,
         &|_, _| {},
-    );
+    )
+    .unwrap();
     assert!(
         (0..unpaired.records.len()).any(|i| unpaired.records[i].log[0].argv[3] != first_cards(i))
     );

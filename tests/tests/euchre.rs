@@ -72,7 +72,7 @@ fn archive_of(
     let players = koth_tests::players(bots);
     let game = euchre::game();
     let opts = opts.resolve();
-    let run = game.play_whole(&players, &opts, jobs, &|_, _| {});
+    let run = game.play_whole(&players, &opts, jobs, &|_, _| {}).unwrap();
     assert!(run.summaries.iter().all(|m| m.void.is_none()));
     let manifest = Manifest {
         game: "euchre".into(),
@@ -165,7 +165,9 @@ fn the_example_bots_play_without_a_failure() {
         ..EuchreOptions::default()
     }
     .resolve();
-    let run = euchre::game().play_whole(&players, &opts, 2, &|_, _| {});
+    let run = euchre::game()
+        .play_whole(&players, &opts, 2, &|_, _| {})
+        .unwrap();
     assert_eq!(run.records.len(), 12);
     for r in &run.leaderboard.rows {
         assert!(r.forfeits.is_empty(), "{}: {:?}", r.bot, r.forfeits);
@@ -333,7 +335,9 @@ fn paired_deals_give_the_same_cards_to_the_other_team() {
         ..EuchreOptions::default()
     }
     .resolve();
-    let run = euchre::game().play_whole(&players, &opts, 2, &|_, _| {});
+    let run = euchre::game()
+        .play_whole(&players, &opts, 2, &|_, _| {})
+        .unwrap();
     // The first deal line lists each seat's name and cards; twins differ only in names.
     let cards_of_first_deal = |g: usize| -> Vec<String> {
         let line = &run.records[g].human_log[1];

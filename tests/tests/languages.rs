@@ -118,7 +118,7 @@ fn plays_coup(name: &str, signature: &[(&str, &str, &str)]) {
         seed: 9,
         ..CoupOptions::default()
     };
-    let t = tournament::run(&players, &opts, 2, &|_, _| {});
+    let t = tournament::run(&players, &opts, 2, &|_, _| {}).unwrap();
     assert_eq!(t.records.len(), 12);
     assert_eq!(t.void_games(), 0);
     for row in &t.leaderboard.rows {
@@ -215,7 +215,7 @@ fn archive(bots: &[(Bot, PathBuf)], sb: &Sandbox, jobs: usize) -> BTreeMap<Strin
         seed: 17,
         ..CoupOptions::default()
     };
-    let t = tournament::run(&players, &opts, jobs, &|_, _| {});
+    let t = tournament::run(&players, &opts, jobs, &|_, _| {}).unwrap();
     let n = bots.len();
     assert_eq!(t.records.len(), n * (n - 1));
     assert_eq!(t.void_games(), 0);

@@ -82,7 +82,7 @@ fn the_twelve_seed_bank_heist_scripts_play_without_a_failure() {
         limits: Limits::default(),
         ..Default::default()
     };
-    let run = bank_heist::run(&players, &opts, 2, &|_, _| {});
+    let run = bank_heist::run(&players, &opts, 2, &|_, _| {}).unwrap();
     let rec = &run.records[0];
     assert_eq!(rec.void, None);
     for (name, failures) in rec.names.iter().zip(&rec.failures) {
@@ -110,7 +110,7 @@ fn coup_archive(py: &Path, jobs: usize) -> (BTreeMap<String, Vec<u8>>, tournamen
         seed: 4,
         ..CoupOptions::default()
     };
-    let t = tournament::run(&players, &opts, jobs, &|_, _| {});
+    let t = tournament::run(&players, &opts, jobs, &|_, _| {}).unwrap();
     let archive = koth_tests::coup_archive(&t, &bots, opts, sb);
     (archive, t)
 }

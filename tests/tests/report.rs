@@ -76,7 +76,7 @@ fn coup_archive(sb: &Sandbox) -> ArchiveDir {
         seed: 3,
         ..CoupOptions::default()
     };
-    let t = coup::run(&players, &opts, 2, &|_, _| {});
+    let t = coup::run(&players, &opts, 2, &|_, _| {}).unwrap();
     let (dir, archive) = archive_dir();
     coup::write_archive(&t, &manifest("coup", &bots, opts, sb), &archive).expect("archive");
     dir
@@ -101,7 +101,7 @@ fn bank_heist_archive(sb: &Sandbox) -> ArchiveDir {
         limits: Default::default(),
         ..Default::default()
     };
-    let run = heist::run(&players, &opts, 2, &|_, _| {});
+    let run = heist::run(&players, &opts, 2, &|_, _| {}).unwrap();
     let (dir, archive) = archive_dir();
     heist::write_archive(&run, &manifest("bank-heist", &bots, opts, sb), &archive)
         .expect("archive");
@@ -122,7 +122,7 @@ fn euchre_archive(sb: &Sandbox) -> ArchiveDir {
     let opts =
         euchre::options(2, 5, Partners::Copies, false, 7, Default::default()).expect("options");
     let game = euchre::game();
-    let run = game.play_whole(&players, &opts, 2, &|_, _| {});
+    let run = game.play_whole(&players, &opts, 2, &|_, _| {}).unwrap();
     let (dir, archive) = archive_dir();
     game.write_archive(&run, &manifest("euchre", &bots, opts, sb), &archive)
         .expect("archive");

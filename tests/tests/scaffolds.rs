@@ -377,6 +377,16 @@ fn referee_python_builds_checks_and_plays() {
     assert_eq!(row("always_defect")["score"], 208);
     assert_eq!(row("grudger")["score"], 399);
     assert_eq!(row("tit_for_tat")["score"], 399);
+    // Ranked by points and rated on them, the mean a match: the defector, which won both its
+    // matches, is last with the lowest rating (koth 0.6.0 rated it first).
+    assert_eq!(results["ranked_by"], "score");
+    assert_eq!(results["score"], "points");
+    assert_eq!(rows.last().unwrap()["bot"], "always_defect", "{rows:?}");
+    assert_eq!(row("always_defect")["rating"]["rating"], 104.0);
+    assert_eq!(row("grudger")["rating"]["rating"], 199.5);
+    for w in rows.windows(2) {
+        assert!(w[0]["rating"]["rating"].as_f64() >= w[1]["rating"]["rating"].as_f64());
+    }
 
     // A bad option value is refused before anything is played, naming the option.
     let refused = koth()

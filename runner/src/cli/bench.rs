@@ -370,7 +370,7 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
         .map(|b| Arc::clone(b) as Arc<dyn Player>)
         .collect();
     let t = Instant::now();
-    let koth_run = tournament::run(&players, &opts, jobs, &|_, _| {});
+    let koth_run = tournament::run(&players, &opts, jobs, &|_, _| {})?;
     let koth_secs = t.elapsed().as_secs_f64();
     let inv = koth_run.invocations();
     println!(
@@ -409,7 +409,7 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
         .map(|n| Arc::new(n) as Arc<dyn Player>)
         .collect();
     let t = Instant::now();
-    let native_run = tournament::run(&nplayers, &opts, jobs, &|_, _| {});
+    let native_run = tournament::run(&nplayers, &opts, jobs, &|_, _| {})?;
     let native_secs = t.elapsed().as_secs_f64();
     let _ = std::fs::remove_dir_all(&root);
     let games = format!("{} games", native_run.records.len());

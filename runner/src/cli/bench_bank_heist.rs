@@ -97,7 +97,7 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
         .map(|b| Arc::clone(b) as Arc<dyn Player>)
         .collect();
     let t = Instant::now();
-    let koth_run = format::run(&players, &opts, 1, &|_, _| {});
+    let koth_run = format::run(&players, &opts, 1, &|_, _| {})?;
     let koth_secs = t.elapsed().as_secs_f64();
     let inv = koth_run.invocations();
     println!(
@@ -132,7 +132,7 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
         .map(|n| Arc::new(n) as Arc<dyn Player>)
         .collect();
     let t = Instant::now();
-    let native_run = format::run(&nplayers, &opts, 1, &|_, _| {});
+    let native_run = format::run(&nplayers, &opts, 1, &|_, _| {})?;
     let native_secs = t.elapsed().as_secs_f64();
     let what = format!("1 tournament of {} games", a.games);
     super::bench::print_comparison(&what, inv, koth_secs, native_run.invocations(), native_secs);

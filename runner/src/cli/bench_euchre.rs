@@ -140,7 +140,7 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
         .map(|b| Arc::clone(b) as Arc<dyn Player>)
         .collect();
     let t = Instant::now();
-    let koth_run = game.play_whole(&players, &opts, jobs, &|_, _| {});
+    let koth_run = game.play_whole(&players, &opts, jobs, &|_, _| {})?;
     let koth_secs = t.elapsed().as_secs_f64();
     let inv = koth_run.invocations();
     println!(
@@ -174,7 +174,7 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
         .map(|n| Arc::new(n) as Arc<dyn Player>)
         .collect();
     let t = Instant::now();
-    let native_run = game.play_whole(&nplayers, &opts, jobs, &|_, _| {});
+    let native_run = game.play_whole(&nplayers, &opts, jobs, &|_, _| {})?;
     let native_secs = t.elapsed().as_secs_f64();
     let _ = std::fs::remove_dir_all(&root);
     let games = format!("{} games", native_run.records.len());

@@ -94,16 +94,16 @@ pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
     let entry = component.manifest_entry(&a.referee);
     let builtin = euchre::game();
     let plugin = RefereeGame::new(Arc::new(component) as Arc<dyn Referee>);
-    let time = |game: &RefereeGame| -> (f64, RefereeRun) {
+    let time = |game: &RefereeGame| -> anyhow::Result<(f64, RefereeRun)> {
         let t = Instant::now();
-        let run = game.play_whole(&players, &opts, jobs, &|_, _| {});
-        (t.elapsed().as_secs_f64(), run)
+        let run = game.play_whole(&players, &opts, jobs, &|_, _| {})?;
+        Ok((t.elapsed().as_secs_f64(), run))
     };
     let (mut best_builtin, mut best_plugin) = (f64::INFINITY, f64::INFINITY);
     let mut last = None;
     for i in 1..=a.repeat {
-        let (b, run_b) = time(&builtin);
-        let (p, run_p) = time(&plugin);
+        let (b, run_b) = time(&builtin)?;
+        let (p, run_p) = time(&plugin)?;
         println!("run {i}: built-in {b:.2} s, plugin {p:.2} s");
         if run_b.records != run_p.records {
             bail!("the plugin's games differ from the built-in's: the referees are not the same");

@@ -162,8 +162,8 @@ impl GameVisitor for Merge<'_> {
         }
         let archive = common::archive(&args.out)?;
         let names = manifest.bots.iter().map(|b| b.name.clone()).collect();
-        let digests = digests(&records, &BTreeMap::new());
-        let run = game.finish(names, &manifest.options, records, digests);
+        let digests = digests(&records, &BTreeMap::new())?;
+        let run = game.finish(names, &manifest.options, records, digests)?;
         game.write_archive(&run, &manifest, &archive)
             .with_context(|| format!("writing the archive in {}", args.out.display()))?;
         eprintln!(

@@ -253,7 +253,7 @@ impl GameVisitor for Replay<'_> {
         for (i, record) in played.iter().enumerate() {
             let Some(record) = record else { continue };
             replayed += 1;
-            if digest(record) != digests[i] {
+            if digest(record)? != digests[i] {
                 differ.push(format!(
                     "  match {i} ({}): its re-played record differs",
                     labels[i]
@@ -265,7 +265,7 @@ impl GameVisitor for Replay<'_> {
             let records: Vec<G::Record> = played.into_iter().flatten().collect();
             let names = manifest.bots.iter().map(|b| b.name.clone()).collect();
             // Every digest was just checked equal to the archive's.
-            let run = game.finish(names, &manifest.options, records, digests);
+            let run = game.finish(names, &manifest.options, records, digests)?;
             let dir = tempfile::tempdir().context("creating a temporary folder")?;
             let again = Archive::create(&dir.path().join("archive"))?;
             game.write_archive(&run, &manifest, &again)?;

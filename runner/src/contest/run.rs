@@ -321,7 +321,14 @@ fn judge<G: Game>(
 ) -> Result<(), Validation> {
     let against = opponent.name().to_string();
     let players: Vec<Arc<dyn Player>> = vec![candidate, opponent];
-    let run = game.play_whole(&players, opts, 1, &|_, _| {});
+    // A run that cannot be played or summed up is the host's fault, not the candidate's.
+    let run = game
+        .play_whole(&players, opts, 1, &|_, _| {})
+        .map_err(|e| {
+            Validation::Void(format!(
+                "its validation match against `{against}` could not be played: {e}"
+            ))
+        })?;
     for m in run.summaries() {
         if let Some(why) = &m.void {
             return Err(Validation::Void(format!(

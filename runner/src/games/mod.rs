@@ -62,14 +62,16 @@ pub trait Game: Sync {
     ) -> Result<Vec<Option<Self::Record>>, RunError>;
 
     /// Sum up a complete run: every match's record, in match order, with its digest
-    /// ([`crate::tournament::receipt::digests`]: the journal's, or computed).
+    /// ([`crate::tournament::receipt::digests`]: the journal's, or computed). An error where
+    /// the records are not one per match of these options and bots
+    /// ([`RunError::check_records`]), or the options give no schedule.
     fn finish(
         &self,
         names: Vec<String>,
         opts: &Self::Options,
         records: Vec<Self::Record>,
         digests: Vec<String>,
-    ) -> Self::Run;
+    ) -> Result<Self::Run, RunError>;
 
     /// Play every match with `workers` threads and sum the run up: a whole run without a
     /// journal, as the library's callers (tests, benchmarks) want it.
@@ -79,14 +81,14 @@ pub trait Game: Sync {
         opts: &Self::Options,
         workers: usize,
         progress: &(dyn Fn(usize, usize) + Sync),
-    ) -> Self::Run {
+    ) -> Result<Self::Run, RunError> {
         let names = players.iter().map(|p| p.name().to_string()).collect();
         let records: Vec<Self::Record> = self
-            .play(players, opts, workers, progress, RunPlan::all())
-            .map(|r| r.into_iter().flatten().collect())
-            // A plan that selects every match cannot be refused.
-            .unwrap_or_default();
-        let digests = crate::tournament::receipt::digests(&records, &Default::default());
+            .play(players, opts, workers, progress, RunPlan::all())?
+            .into_iter()
+            .flatten()
+            .collect();
+        let digests = crate::tournament::receipt::digests(&records, &Default::default())?;
         self.finish(names, opts, records, digests)
     }
 

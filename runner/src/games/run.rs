@@ -26,6 +26,9 @@ pub enum FolderError {
     /// Creating, reading or syncing the journal failed.
     #[error(transparent)]
     Journal(#[from] JournalError),
+    /// The run's records could not be summed up.
+    #[error(transparent)]
+    Run(#[from] crate::tournament::RunError),
     /// The folder's manifest cannot be read.
     #[error("reading {path}: {why}")]
     Manifest {
@@ -221,8 +224,8 @@ pub fn conclude<G: Game>(
         });
     }
     // The journal took each digest from the bytes it wrote; only resumed matches' are left.
-    let digests = digests(&records, known);
-    let run = game.finish(names, &manifest.options, records, digests);
+    let digests = digests(&records, known).map_err(crate::tournament::RunError::from)?;
+    let run = game.finish(names, &manifest.options, records, digests)?;
     mark("results, ratings");
     game.write_archive(&run, manifest, archive)?;
     mark("archive write");

@@ -96,7 +96,8 @@ pub fn trial<G: Game>(
         .collect();
     let (decisions, first) = tape.take();
     let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
-    let digests = crate::tournament::receipt::digests(&records, &Default::default());
+    let digests = crate::tournament::receipt::digests(&records, &Default::default())
+        .map_err(RunError::from)?;
     let matches = records.len();
     let lines: Vec<Vec<serde_json::Value>> = records
         .iter()
@@ -138,7 +139,7 @@ pub fn trial<G: Game>(
         }
     }
     if problem.is_none() {
-        let run = game.finish(names, opts, records, digests);
+        let run = game.finish(names, opts, records, digests)?;
         // A forfeit with every decision ending ok: the game found an answer illegal.
         if let Some((m, s)) = run
             .summaries()

@@ -295,8 +295,10 @@ impl Game for RefereeGame {
         opts: &RefereeOptions,
         records: Vec<MatchRecord>,
         digests: Vec<String>,
-    ) -> RefereeRun {
-        let fixtures = schedule::schedule(opts, &names).unwrap_or_default();
+    ) -> Result<RefereeRun, RunError> {
+        let fixtures =
+            schedule::schedule(opts, &names).map_err(|e| RunError::Cannot(e.to_string()))?;
+        RunError::check_records(fixtures.len(), records.len(), digests.len())?;
         let summaries: Vec<MatchSummary> = fixtures
             .iter()
             .zip(&records)
@@ -323,7 +325,7 @@ impl Game for RefereeGame {
             many,
         };
         rate(&mut leaderboard, &names, &summaries, opts.seed, &unit);
-        RefereeRun {
+        Ok(RefereeRun {
             fixtures,
             records,
             summaries,
@@ -331,7 +333,7 @@ impl Game for RefereeGame {
             leaderboard,
             names,
             shape: opts.game.clone(),
-        }
+        })
     }
 
     fn write_archive(

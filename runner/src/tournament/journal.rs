@@ -479,7 +479,10 @@ mod tests {
         let digests = j.finish().unwrap();
         // Each record's digest, as the receipt takes it.
         assert_eq!(digests.len(), 2);
-        assert_eq!(digests[&3], crate::tournament::receipt::digest(&"three"));
+        assert_eq!(
+            digests[&3],
+            crate::tournament::receipt::digest(&"three").unwrap()
+        );
         // A crash in the middle of a line.
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"{\"match\":7,\"reco").unwrap();

@@ -108,6 +108,37 @@ pub enum RunError {
     /// not loaded).
     #[error("{0}")]
     Cannot(String),
+    /// A match's record cannot be written as JSON, so it has no digest.
+    #[error("a match's record cannot be written as JSON: {0}")]
+    Record(#[from] serde_json::Error),
+    /// The records given to sum a run up are not one per match (a journal or shards of
+    /// another run).
+    #[error(
+        "the run has {matches} matches, but {records} records and {digests} digests were given"
+    )]
+    Records {
+        /// Matches the run's options and bots give.
+        matches: usize,
+        /// Records given.
+        records: usize,
+        /// Digests given.
+        digests: usize,
+    },
+}
+
+impl RunError {
+    /// `Ok` when there is one record and one digest per match.
+    pub fn check_records(matches: usize, records: usize, digests: usize) -> Result<(), RunError> {
+        if records == matches && digests == matches {
+            Ok(())
+        } else {
+            Err(RunError::Records {
+                matches,
+                records,
+                digests,
+            })
+        }
+    }
 }
 
 /// Play the matches of `format` that `plan` selects and has not done yet, with `workers`
@@ -365,7 +396,7 @@ mod tests {
         let expect: BTreeMap<usize, String> = all
             .iter()
             .enumerate()
-            .map(|(i, r)| (i, receipt::digest(&r.unwrap())))
+            .map(|(i, r)| (i, receipt::digest(&r.unwrap()).unwrap()))
             .collect();
         assert_eq!(digests, expect);
         // A shard's journal is what the merge reads: it holds the reused matches whole.

@@ -15,11 +15,10 @@ use std::collections::BTreeMap;
 /// The version of the receipt's canonical text.
 pub const RECEIPT_SCHEMA: &str = "koth-receipt/1";
 
-/// The digest of one match's record: SHA-256 of its JSON, in hex.
-pub fn digest<R: Serialize>(record: &R) -> String {
-    // Serialising plain data to a Vec cannot fail; an empty digest would fail verification.
-    let bytes = serde_json::to_vec(record).unwrap_or_default();
-    digest_json(&bytes)
+/// The digest of one match's record: SHA-256 of its JSON, in hex. An error where the record
+/// cannot be written as JSON (a game's record type with a map keyed by non-strings, say).
+pub fn digest<R: Serialize>(record: &R) -> Result<String, serde_json::Error> {
+    Ok(digest_json(&serde_json::to_vec(record)?))
 }
 
 /// The digest of a record already serialised (`serde_json::to_vec` of it): what [`digest`]
@@ -30,12 +29,18 @@ pub fn digest_json(json: &[u8]) -> String {
 
 /// Every record's digest, in order: those in `known` (by match index, as the journal took
 /// them) as they are, the others computed on every core.
-pub fn digests<R: Serialize + Sync>(records: &[R], known: &BTreeMap<usize, String>) -> Vec<String> {
+pub fn digests<R: Serialize + Sync>(
+    records: &[R],
+    known: &BTreeMap<usize, String>,
+) -> Result<Vec<String>, serde_json::Error> {
     use rayon::prelude::*;
     records
         .par_iter()
         .enumerate()
-        .map(|(i, r)| known.get(&i).cloned().unwrap_or_else(|| digest(r)))
+        .map(|(i, r)| match known.get(&i) {
+            Some(d) => Ok(d.clone()),
+            None => digest(r),
+        })
         .collect()
 }
 
@@ -88,6 +93,20 @@ mod tests {
         assert_ne!(r, receipt(&m, &json!([]), &edited));
         let swapped = vec![matches[1].clone(), matches[0].clone()];
         assert_ne!(r, receipt(&m, &json!([]), &swapped));
-        assert_ne!(digest(&(1, "a")), digest(&(1, "b")));
+        assert_ne!(digest(&(1, "a")).unwrap(), digest(&(1, "b")).unwrap());
+    }
+
+    #[test]
+    fn a_record_json_cannot_hold_is_an_error_not_an_empty_digest() {
+        // JSON keys are strings: a map keyed by pairs has no JSON, so no digest.
+        let bad: BTreeMap<(u8, u8), u8> = [((1, 2), 3)].into_iter().collect();
+        assert!(digest(&bad).is_err());
+        let records = vec![BTreeMap::new(), bad];
+        assert!(digests(&records, &BTreeMap::new()).is_err());
+        // A digest the journal took is used as it is, without serialising the record again.
+        let known: BTreeMap<usize, String> = [(1, "taken".to_string())].into_iter().collect();
+        let d = digests(&records, &known).unwrap();
+        assert_eq!(d[1], "taken");
+        assert_eq!(d[0], digest(&BTreeMap::<(u8, u8), u8>::new()).unwrap());
     }
 }

@@ -240,8 +240,10 @@ impl crate::games::Game for BankHeist {
         opts: &BankHeistOptions,
         records: Vec<TournamentRecord>,
         digests: Vec<String>,
-    ) -> BankHeistRun {
-        let summaries: Vec<MatchSummary> = self::plan(opts)
+    ) -> Result<BankHeistRun, RunError> {
+        let plans = self::plan(opts);
+        RunError::check_records(plans.len(), records.len(), digests.len())?;
+        let summaries: Vec<MatchSummary> = plans
             .iter()
             .zip(&records)
             .map(|(p, r)| summarize(p, r))
@@ -253,13 +255,13 @@ impl crate::games::Game for BankHeist {
             advice: format!("run with --tournaments {MIN_MATCHES} or more"),
         };
         rate(&mut leaderboard, &names, &summaries, opts.seed, &unit);
-        BankHeistRun {
+        Ok(BankHeistRun {
             records,
             summaries,
             digests,
             leaderboard,
             names,
-        }
+        })
     }
 
     fn write_archive(
@@ -279,7 +281,7 @@ pub fn run(
     opts: &BankHeistOptions,
     workers: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> BankHeistRun {
+) -> Result<BankHeistRun, RunError> {
     BankHeist.play_whole(players, opts, workers, progress)
 }
 
@@ -410,5 +412,32 @@ mod tests {
         let bad = serde_json::json!({"tournaments": 1, "games": null, "seed": 1,
             "limits": serde_json::to_value(Limits::default()).unwrap(), "rules": "prose"});
         assert!(serde_json::from_value::<BankHeistOptions>(bad).is_err());
+    }
+
+    /// Records that are not one per tournament (a journal of another run) are an error, not
+    /// a run summed up over fewer tournaments.
+    #[test]
+    fn records_that_are_not_one_per_tournament_are_refused() {
+        let opts = BankHeistOptions {
+            tournaments: 2,
+            ..BankHeistOptions::default()
+        };
+        let names = vec!["a".to_string(), "b".to_string()];
+        let err = BankHeist
+            .finish(names, &opts, Vec::new(), Vec::new())
+            .err()
+            .expect("no records for two tournaments");
+        assert!(
+            matches!(
+                err,
+                RunError::Records {
+                    matches: 2,
+                    records: 0,
+                    digests: 0
+                }
+            ),
+            "{err}"
+        );
+        assert!(err.to_string().contains("2 matches"), "{err}");
     }
 }

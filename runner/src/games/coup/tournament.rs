@@ -397,8 +397,9 @@ impl crate::games::Game for Coup {
         opts: &CoupOptions,
         played: Vec<Played>,
         digests: Vec<String>,
-    ) -> CoupTournament {
+    ) -> Result<CoupTournament, RunError> {
         let pairings = schedule_for(&names, opts);
+        RunError::check_records(pairings.len(), played.len(), digests.len())?;
         let summaries: Vec<MatchSummary> = pairings
             .iter()
             .zip(&played)
@@ -427,7 +428,7 @@ impl crate::games::Game for Coup {
             ),
         };
         rate(&mut leaderboard, &names, &summaries, opts.seed, &unit);
-        CoupTournament {
+        Ok(CoupTournament {
             pairings,
             records,
             summaries,
@@ -435,7 +436,7 @@ impl crate::games::Game for Coup {
             scratch,
             leaderboard,
             names,
-        }
+        })
     }
 
     fn invocation_lines(&self, index: usize, played: &Played) -> Vec<serde_json::Value> {
@@ -499,7 +500,7 @@ pub fn run(
     opts: &CoupOptions,
     workers: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> CoupTournament {
+) -> Result<CoupTournament, RunError> {
     Coup.play_whole(players, opts, workers, progress)
 }
 
