@@ -180,6 +180,16 @@ fn check_names_a_referee_and_its_game() {
         "{stdout}"
     );
     assert!(stdout.contains("OK    first_legal"), "{stdout}");
+    // The game's page, under the referee's line: what a bot author needs to know.
+    for line in [
+        "      hostile: a referee that attacks the host",
+        "      seats: 2 per match (0 1)",
+        "      each seat's bot gets its own folder of at most 1024 bytes and 8 files and folders",
+        "      ranked by games won (a Bradley–Terry rating)",
+        "        attack  how to attack the host; one of none, trap,",
+    ] {
+        assert!(stdout.contains(line), "{line} is not in:\n{stdout}");
+    }
 }
 
 #[test]

@@ -94,6 +94,128 @@ fn describe_game(d: &Description) -> String {
     )
 }
 
+/// A referee's text as a terminal may show it: the referee is untrusted, so control
+/// characters (an escape sequence that would rewrite the screen) are shown escaped.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// The game's page for a bot author and a host: what the referee declares about its game,
+/// each line indented under the referee's OK line.
+fn game_page(d: &Description) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "      {}: {}", d.name, printable(&d.summary));
+    let seat_name = |s: usize| {
+        d.seat_names
+            .get(s)
+            .map_or_else(|| s.to_string(), |n| printable(n))
+    };
+    let seats = match d.seating {
+        Seating::Fixed(n) => {
+            let names: Vec<String> = (0..n as usize).map(seat_name).collect();
+            format!("{n} per match ({})", names.join(" "))
+        }
+        Seating::Everyone => "every bot in every match".into(),
+    };
+    let _ = writeln!(out, "      seats: {seats}");
+    if !d.teams.is_empty() {
+        let teams: Vec<String> = d
+            .teams
+            .iter()
+            .map(|t| {
+                t.iter()
+                    .map(|&s| seat_name(s as usize))
+                    .collect::<Vec<_>>()
+                    .join(" & ")
+            })
+            .collect();
+        let partners: Vec<&str> = d
+            .partners
+            .iter()
+            .map(|p| match p {
+                koth_referee::Partners::Copies => "copies of one bot",
+                koth_referee::Partners::Random => "bots drawn at random",
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "      teams: {}, filled by {}",
+            teams.join(" against "),
+            partners.join(" or ")
+        );
+    }
+    let formats: Vec<String> = d
+        .formats
+        .iter()
+        .map(|&f| FormatName::from(f).to_string())
+        .collect();
+    let _ = writeln!(
+        out,
+        "      formats: {} (the first is the default); {} round(s) by default; --paired {}",
+        formats.join(", "),
+        d.rounds,
+        if d.paired { "allowed" } else { "not offered" }
+    );
+    let folder = match d.directory {
+        Some(q) => format!(
+            "its own folder of at most {} bytes and {} files and folders, for the whole match",
+            q.bytes, q.nodes
+        ),
+        None => "no files at all".into(),
+    };
+    let _ = writeln!(out, "      each seat's bot gets {folder}");
+    let score = match &d.scoring.score_name {
+        Some(name) => format!(
+            "by {} (each bot's mean per match, with its 95% interval)",
+            printable(name)
+        ),
+        None => format!(
+            "by {} won (a Bradley–Terry rating)",
+            printable(&d.scoring.matches)
+        ),
+    };
+    let _ = writeln!(out, "      ranked {score}");
+    if d.options.is_empty() {
+        let _ = writeln!(out, "      options: none");
+    } else {
+        let _ = writeln!(out, "      options (--opt NAME=VALUE):");
+        let width = d.options.iter().map(|o| o.name.len()).max().unwrap_or(0);
+        for o in &d.options {
+            let kind = match (&o.default, o.min, o.max) {
+                (koth_referee::Value::Flag(_), _, _) => "true or false".to_string(),
+                (koth_referee::Value::Integer(_), lo, hi) => match (lo, hi) {
+                    (Some(lo), Some(hi)) => format!("an integer from {lo} to {hi}"),
+                    (Some(lo), None) => format!("an integer from {lo}"),
+                    (None, Some(hi)) => format!("an integer up to {hi}"),
+                    (None, None) => "an integer".to_string(),
+                },
+                (koth_referee::Value::Text(_), _, _) if o.choices.is_empty() => "any text".into(),
+                (koth_referee::Value::Text(_), _, _) => {
+                    let choices: Vec<String> = o.choices.iter().map(|c| printable(c)).collect();
+                    format!("one of {}", choices.join(", "))
+                }
+            };
+            let _ = writeln!(
+                out,
+                "        {:<width$}  {}; {kind}, default {}",
+                o.name,
+                printable(&o.description),
+                printable(&OptValue::from(&o.default).to_string())
+            );
+        }
+    }
+    out
+}
+
 pub(crate) fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     if let Some(g) = &args.game {
         if !games::GAMES.contains(&g.as_str()) {
@@ -132,6 +254,7 @@ pub(crate) fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                     &r.sha256_hex()[..16],
                     t.elapsed().as_millis()
                 );
+                print!("{}", game_page(r.description()));
                 referee_game.get_or_insert(Arc::new(r));
             }
             Err(e) => {
@@ -380,4 +503,87 @@ fn tail_lines(text: &str, n: usize) -> impl Iterator<Item = &str> {
     let lines: Vec<&str> = text.trim_end().lines().collect();
     let skip = lines.len().saturating_sub(n);
     lines.into_iter().skip(skip)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koth_referee::{Directory, Format, OptionSpec, Partners, Scoring, Value};
+
+    #[test]
+    fn the_game_page_says_what_the_referee_declares_and_escapes_what_a_terminal_obeys() {
+        let d = Description {
+            name: "cards".into(),
+            // A referee is untrusted: this would clear the screen of whoever runs check.
+            summary: "four players\u{1b}[2J in two teams".into(),
+            seating: Seating::Fixed(4),
+            seat_names: ["N", "E", "S", "W"].map(String::from).to_vec(),
+            teams: vec![vec![0, 2], vec![1, 3]],
+            partners: vec![Partners::Copies, Partners::Random],
+            formats: vec![Format::Tables, Format::AllPlayAll],
+            rounds: 10,
+            paired: true,
+            directory: Some(Directory {
+                bytes: 1024,
+                nodes: 4,
+            }),
+            options: vec![
+                OptionSpec {
+                    name: "target".into(),
+                    description: "points that win".into(),
+                    default: Value::Integer(10),
+                    min: Some(1),
+                    max: Some(100),
+                    choices: Vec::new(),
+                },
+                OptionSpec {
+                    name: "deck".into(),
+                    description: "which cards".into(),
+                    default: Value::Text("short".into()),
+                    min: None,
+                    max: None,
+                    choices: vec!["short".into(), "long\u{7}".into()],
+                },
+            ],
+            scoring: Scoring {
+                score_name: Some("points".into()),
+                matches: "games".into(),
+                spread: false,
+                points: true,
+            },
+        };
+        let page = game_page(&d);
+        assert!(
+            !page.contains('\u{1b}') && !page.contains('\u{7}'),
+            "{page}"
+        );
+        assert!(
+            page.contains("cards: four players\\u{1b}[2J in two teams"),
+            "{page}"
+        );
+        assert!(page.contains("seats: 4 per match (N E S W)"), "{page}");
+        assert!(
+            page.contains(
+                "teams: N & S against E & W, filled by copies of one bot or bots drawn at random"
+            ),
+            "{page}"
+        );
+        assert!(page.contains("formats: tables, all-play-all"), "{page}");
+        assert!(page.contains("--paired allowed"), "{page}");
+        assert!(page.contains("at most 1024 bytes and 4 files"), "{page}");
+        assert!(
+            page.contains("ranked by points (each bot's mean per match"),
+            "{page}"
+        );
+        assert!(
+            page.contains("target  points that win; an integer from 1 to 100, default 10"),
+            "{page}"
+        );
+        assert!(
+            page.contains("deck    which cards; one of short, long\\u{7}, default short"),
+            "{page}"
+        );
+        // Every line sits under the referee's OK line.
+        assert!(page.lines().all(|l| l.starts_with("      ")), "{page}");
+    }
 }
