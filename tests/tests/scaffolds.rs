@@ -279,15 +279,18 @@ fn every_offered_pair_is_tested_and_others_are_refused() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("exists and is not empty"), "{err}");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-    // A referee scaffold is offered in Python only.
+    // A referee scaffold is offered in Python and Rust.
     let out = koth()
-        .args(["new", "referee", "rust"])
+        .args(["new", "referee", "c"])
         .arg(tmp.path().join("r"))
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("koth new referee python"), "{err}");
+    assert!(
+        err.contains("koth new referee python") && err.contains("koth new referee rust"),
+        "{err}"
+    );
     assert!(!tmp.path().join("r").exists());
 }
 
@@ -317,25 +320,69 @@ fn componentize_py() -> String {
     ignore = "SKIPPED: the referee scaffold: CPython for WASI or componentize-py unavailable (see target/koth-skip-languages)"
 )]
 fn referee_python_builds_checks_and_plays() {
+    referee_scaffold_plays("python");
+}
+
+/// `koth new referee rust`: the same game, its referee a Rust crate on koth's referee SDK,
+/// built with its README's one cargo line; the same bots and the same outcome.
+#[test]
+#[cfg_attr(
+    koth_skip_python,
+    ignore = "SKIPPED: the Rust referee scaffold's bots: CPython for WASI unavailable (see target/koth-skip-languages)"
+)]
+fn referee_rust_builds_checks_and_plays() {
+    referee_scaffold_plays("rust");
+}
+
+/// Write the referee scaffold in `lang`, build it as its README says, check it and play its
+/// three bots.
+fn referee_scaffold_plays(lang: &str) {
     let tmp = tempfile::Builder::new()
         .prefix("koth-scaffold-")
         .tempdir()
         .unwrap();
     let dir = tmp.path().join("Prisoners");
     let said = run(
-        koth().args(["new", "referee", "python"]).arg(&dir),
+        koth().args(["new", "referee", lang]).arg(&dir),
         "koth new referee",
     );
     assert!(said.contains("the game `prisoners`"), "{said}");
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
     let build = documented_build(&readme);
-    assert!(build.starts_with("componentize-py "), "{build}");
-    let build = build.replacen("componentize-py", &componentize_py(), 1);
-    run(
-        Command::new("sh").args(["-c", &build]).current_dir(&dir),
-        &build,
-    );
-    let referee = dir.join("prisoners.wasm");
+    let referee = if lang == "rust" {
+        assert!(build.starts_with("cargo "), "{build}");
+        // The shared target folder of the Rust scaffolds: the SDK and wit-bindgen compile once.
+        let shared_target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/scaffolds");
+        let lock = std::fs::read(dir.join("Cargo.lock")).unwrap();
+        run(
+            scrubbed(Command::new("sh").args(["-c", &build]))
+                .current_dir(&dir)
+                .env("CARGO_TARGET_DIR", &shared_target),
+            &build,
+        );
+        // The lock file koth wrote is the one cargo keeps.
+        assert!(
+            std::fs::read(dir.join("Cargo.lock")).unwrap() == lock,
+            "cargo rewrote Cargo.lock"
+        );
+        assert!(
+            readme.contains("target/wasm32-wasip2/release/prisoners.wasm"),
+            "{readme}"
+        );
+        same_tree(
+            &dir.join("sdk/koth-referee/src"),
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("../referee-sdk/src"),
+        );
+        shared_target.join("wasm32-wasip2/release/prisoners.wasm")
+    } else {
+        assert!(build.starts_with("componentize-py "), "{build}");
+        let build = build.replacen("componentize-py", &componentize_py(), 1);
+        run(
+            Command::new("sh").args(["-c", &build]).current_dir(&dir),
+            &build,
+        );
+        dir.join("prisoners.wasm")
+    };
     assert!(referee.is_file(), "the build made no {}", referee.display());
     let checked = run(koth().arg("check").arg(&referee), "koth check");
     assert!(checked.starts_with("OK    referee prisoners"), "{checked}");

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 #[derive(Args)]
 pub(crate) struct NewArgs {
     /// The game: coup, bank-heist or euchre; or `referee` for a game of your own (a referee
-    /// in Python, with three bots to play it).
+    /// in Python or Rust, with three bots to play it).
     game: String,
     /// The language: rust (with koth's guest SDK), c (clang + wasi-libc), python (a plain
     /// script) or rust-component (a WASI preview-2 component of the game's typed world).
@@ -41,15 +41,18 @@ pub(crate) fn run(args: NewArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `koth new referee python DIR`.
+/// `koth new referee python|rust DIR`.
 fn referee(args: NewArgs) -> anyhow::Result<ExitCode> {
-    if args.lang != "python" {
-        return Err(ScaffoldError::RefereeLang(args.lang).into());
-    }
-    let s = scaffold::referee::write(&args.dir)?;
+    let lang = scaffold::referee::RefereeLang::from_name(&args.lang)
+        .ok_or(ScaffoldError::RefereeLang(args.lang))?;
+    let s = scaffold::referee::write(&args.dir, lang)?;
     let dir = args.dir.display();
+    let language = match lang {
+        scaffold::referee::RefereeLang::Python => "Python",
+        scaffold::referee::RefereeLang::Rust => "Rust",
+    };
     println!(
-        "wrote {dir}/: the game `{}`, its referee in Python with three bots ({} files)",
+        "wrote {dir}/: the game `{}`, its referee in {language} with three bots ({} files)",
         s.game,
         s.files.len()
     );

@@ -134,8 +134,12 @@ pub enum ScaffoldError {
     #[error("no language `{0}`: {offered}", offered = offered_text())]
     UnknownLang(String),
     /// A referee in a language koth has no scaffold for.
-    #[error("no referee scaffold in `{0}`: `koth new referee python DIR` writes one in Python (any language that builds a component of wit/referee.wit can be a referee)")]
+    #[error("no referee scaffold in `{0}`: `koth new referee python DIR` and `koth new referee rust DIR` write one (any language that builds a component of wit/referee.wit can be a referee)")]
     RefereeLang(String),
+    /// A template koth embeds is not as the scaffold expects (a koth bug, caught by its
+    /// tests).
+    #[error("koth's templates are broken: {0}")]
+    Template(&'static str),
     /// The folder exists and holds something.
     #[error("{0} exists and is not empty: choose a new folder (nothing was written)")]
     NotEmpty(PathBuf),

@@ -1,5 +1,6 @@
-//! `koth new referee python DIR`: a game as a plugin, its referee a Python script built into a
-//! component of `koth:game/referee` with componentize-py, with three bots to play it.
+//! `koth new referee python DIR` and `koth new referee rust DIR`: a game as a plugin, its
+//! referee a Python script built into a component of `koth:game/referee` with componentize-py,
+//! or a Rust crate built with koth's referee SDK, with three bots to play it.
 //!
 //! The game written is a working one (the iterated Prisoner's Dilemma), so that the first
 //! build, check and tournament succeed before the host changes a line.
@@ -34,6 +35,52 @@ const TEMPLATES: [(&str, &str); 6] = [
         include_str!("../../templates/referee-python/bots/always_defect.py"),
     ),
 ];
+
+/// The Rust referee's templates: (path in the new folder, text).
+const RUST_TEMPLATES: [(&str, &str); 3] = [
+    (
+        "README.md",
+        include_str!("../../templates/referee-rust/README.md"),
+    ),
+    (
+        "Cargo.toml",
+        include_str!("../../templates/referee-rust/Cargo.toml"),
+    ),
+    (
+        "src/lib.rs",
+        include_str!("../../templates/referee-rust/src/lib.rs"),
+    ),
+];
+
+/// The lock file of a component built with wit-bindgen, whose root package is renamed and
+/// made to depend on the referee SDK: the scaffold builds with the versions koth's own
+/// components were tested with, and without a network where cargo's cache has them.
+const COMPONENT_LOCK: &str =
+    include_str!("../../../example-bots/components/rust-bank-heist/Cargo.lock");
+
+/// The root package's entry in [`COMPONENT_LOCK`].
+const COMPONENT_ROOT: &str =
+    "[[package]]\nname = \"bank-heist-component\"\nversion = \"0.1.0\"\ndependencies = [\n \"wit-bindgen\",\n]\n";
+
+/// The language a referee is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefereeLang {
+    /// Python, built with componentize-py.
+    Python,
+    /// Rust, built with the koth-referee SDK for wasm32-wasip2.
+    Rust,
+}
+
+impl RefereeLang {
+    /// The language by its command-line name.
+    pub fn from_name(name: &str) -> Option<RefereeLang> {
+        match name {
+            "python" => Some(RefereeLang::Python),
+            "rust" => Some(RefereeLang::Rust),
+            _ => None,
+        }
+    }
+}
 
 /// A referee scaffold as written.
 #[derive(Debug, Clone)]
@@ -71,6 +118,93 @@ pub fn game_name(dir: &Path) -> Result<String, ScaffoldError> {
     }
 }
 
+/// The crate name of the Rust referee for the game `name` (`my-game`: `my_game`, which is
+/// also the name of the component cargo writes).
+pub fn crate_name(name: &str) -> String {
+    name.replace('-', "_")
+}
+
+/// Every file of the Rust referee's scaffold for the game `name`.
+pub fn rust_files(name: &str) -> Result<Vec<(String, Vec<u8>)>, ScaffoldError> {
+    let title = name.replace('-', " ");
+    let krate = crate_name(name);
+    let mut out: Vec<(String, Vec<u8>)> = RUST_TEMPLATES
+        .iter()
+        .map(|(path, text)| {
+            let text = text
+                .replace("{{game}}", name)
+                .replace("{{title}}", &title)
+                .replace("{{crate}}", &krate)
+                .replace("{{koth_version}}", env!("CARGO_PKG_VERSION"));
+            (path.to_string(), text.into_bytes())
+        })
+        .collect();
+    // The same three bots as the Python referee's: the protocol is the same.
+    for (path, text) in TEMPLATES.iter().filter(|(p, _)| p.starts_with("bots/")) {
+        out.push((path.to_string(), text.as_bytes().to_vec()));
+    }
+    let sdk = super::sdk::referee_crates();
+    let version = sdk
+        .first()
+        .and_then(|k| {
+            k.manifest
+                .lines()
+                .find_map(|l| l.strip_prefix("version = \""))
+                .and_then(|v| v.strip_suffix('"'))
+        })
+        .ok_or(ScaffoldError::Template(
+            "the embedded referee SDK has no version",
+        ))?;
+    // Cargo keeps a lock's packages sorted by name: the scaffold's is written as cargo would
+    // write it, so the first build leaves it as it is.
+    let at = COMPONENT_LOCK
+        .find("[[package]]\n")
+        .ok_or(ScaffoldError::Template(
+            "the component lock file has no packages",
+        ))?;
+    let (head, body) = COMPONENT_LOCK.split_at(at);
+    let mut blocks: Vec<String> = body
+        .split("\n\n")
+        .map(|b| b.trim_end().to_string())
+        .filter(|b| !b.is_empty())
+        .collect();
+    let before = blocks.len();
+    blocks.retain(|b| b.as_str() != COMPONENT_ROOT.trim_end());
+    if blocks.len() + 1 != before {
+        return Err(ScaffoldError::Template(
+            "the component lock file has no root package",
+        ));
+    }
+    blocks.push(format!(
+        "[[package]]\nname = \"{krate}\"\nversion = \"0.1.0\"\ndependencies = [\n \"koth-referee\",\n]"
+    ));
+    blocks.push(format!(
+        "[[package]]\nname = \"koth-referee\"\nversion = \"{version}\"\ndependencies = [\n \"wit-bindgen\",\n]"
+    ));
+    let name_of = |b: &String| b.lines().nth(1).unwrap_or_default().to_string();
+    blocks.sort_by_key(name_of);
+    out.push((
+        "Cargo.lock".into(),
+        format!("{head}{}\n", blocks.join("\n\n")).into_bytes(),
+    ));
+    for krate in sdk {
+        let folder = format!("sdk/{}", krate.name);
+        out.push((
+            format!("{folder}/Cargo.toml"),
+            krate.manifest.as_bytes().to_vec(),
+        ));
+        for (path, bytes) in krate.files {
+            out.push((format!("{folder}/{path}"), bytes.to_vec()));
+        }
+    }
+    // The SDK's glue reads `../wit` from its own folder.
+    for (file, text) in WIT {
+        out.push((format!("sdk/wit/{file}"), text.as_bytes().to_vec()));
+    }
+    out.push((".gitignore".into(), b"/target\n".to_vec()));
+    Ok(out)
+}
+
 /// Every file of the scaffold for the game `name`: (path relative to the folder, content).
 pub fn files(name: &str) -> Vec<(String, Vec<u8>)> {
     let title = name.replace('-', " ");
@@ -90,10 +224,20 @@ pub fn files(name: &str) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-/// Write the referee scaffold into `dir`, which must not exist (its parent must) or be an
-/// empty folder.
-pub fn write(dir: &Path) -> Result<RefereeScaffold, ScaffoldError> {
+/// Write the referee scaffold in `lang` into `dir`, which must not exist (its parent must) or
+/// be an empty folder.
+pub fn write(dir: &Path, lang: RefereeLang) -> Result<RefereeScaffold, ScaffoldError> {
     let game = game_name(dir)?;
+    if lang == RefereeLang::Rust {
+        let files = rust_files(&game)?;
+        let written = write_files(dir, &files)?;
+        return Ok(RefereeScaffold {
+            build: "cargo build --release --target wasm32-wasip2".into(),
+            referee: format!("target/wasm32-wasip2/release/{}.wasm", crate_name(&game)),
+            game,
+            files: written,
+        });
+    }
     let files = files(&game);
     let written = write_files(dir, &files)?;
     let referee = format!("{game}.wasm");
@@ -126,9 +270,30 @@ mod tests {
 
     #[test]
     fn every_placeholder_is_filled() {
-        for (path, bytes) in files("my-game") {
+        for (path, bytes) in files("my-game")
+            .into_iter()
+            .chain(rust_files("my-game").unwrap())
+        {
             let text = String::from_utf8(bytes).unwrap();
             assert!(!text.contains("{{"), "{path} keeps a placeholder");
         }
+    }
+
+    #[test]
+    fn the_rust_referee_depends_on_the_embedded_sdk_and_locks_it() {
+        let files = rust_files("my-game").unwrap();
+        let text = |p: &str| {
+            String::from_utf8(files.iter().find(|(f, _)| f == p).unwrap().1.clone()).unwrap()
+        };
+        assert!(text("Cargo.toml").contains("name = \"my_game\""));
+        let lock = text("Cargo.lock");
+        assert!(lock.contains("name = \"my_game\""), "{lock}");
+        assert!(lock.contains("name = \"koth-referee\""), "{lock}");
+        assert!(!lock.contains("bank-heist-component"), "{lock}");
+        assert!(files
+            .iter()
+            .any(|(p, _)| p == "sdk/koth-referee/Cargo.toml"));
+        assert!(files.iter().any(|(p, _)| p == "sdk/wit/referee.wit"));
+        assert!(files.iter().any(|(p, _)| p == "bots/grudger.py"));
     }
 }

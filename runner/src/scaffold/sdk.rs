@@ -16,9 +16,14 @@ pub struct SdkCrate {
 
 include!(concat!(env!("OUT_DIR"), "/guest_sdk.rs"));
 
-/// The embedded crates, the guest SDK first.
+/// The embedded crates of the guest SDK (for a bot), the SDK first.
 pub fn crates() -> &'static [SdkCrate] {
     CRATES
+}
+
+/// The embedded crates of the referee SDK (for a referee), the SDK first.
+pub fn referee_crates() -> &'static [SdkCrate] {
+    REFEREE_CRATES
 }
 
 #[cfg(test)]
@@ -54,14 +59,24 @@ mod tests {
     /// rebuilt fails here.
     #[test]
     fn the_embedded_sdk_is_the_workspace_sdk() {
-        let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../guest-sdk");
-        let first = &crates()[0];
-        assert_eq!(first.name, "koth-guest");
-        assert_eq!(
-            Path::new(first.source).canonicalize().unwrap(),
-            sdk.canonicalize().unwrap()
-        );
-        for krate in crates() {
+        for (all, name, folder) in [
+            (crates(), "koth-guest", "../guest-sdk"),
+            (referee_crates(), "koth-referee", "../referee-sdk"),
+        ] {
+            let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+            let first = &all[0];
+            assert_eq!(first.name, name);
+            assert_eq!(
+                Path::new(first.source).canonicalize().unwrap(),
+                sdk.canonicalize().unwrap()
+            );
+            same_files(all);
+        }
+    }
+
+    /// Each embedded crate holds its source folder's files, byte for byte.
+    fn same_files(all: &[SdkCrate]) {
+        for krate in all {
             let dir = Path::new(krate.source);
             let mut disk = Vec::new();
             on_disk(dir, &dir.join("src"), &mut disk);
@@ -95,7 +110,7 @@ mod tests {
     /// bot's author can tell which SDK a scaffold has.
     #[test]
     fn the_manifest_stands_alone() {
-        for krate in crates() {
+        for krate in crates().iter().chain(referee_crates()) {
             let m = krate.manifest;
             assert!(m.contains(&format!("name = \"{}\"", krate.name)), "{m}");
             assert!(m.contains("\nversion = \""), "{m}");

@@ -1,0 +1,257 @@
+//! {{title}} as a koth referee, in Rust: a component of the world `koth:game/referee@0.1.0`
+//! (sdk/wit/referee.wit), built with the koth-referee SDK (see README.md).
+//!
+//! The game is the iterated Prisoner's Dilemma, a classic of King-of-the-Hill contests: two
+//! players, 100 turns by default; each turn both choose at once to cooperate (C) or to defect
+//! (D). Both cooperate: 3 points each. Both defect: 1 each. One defects: it takes 5, the other
+//! 0. Before each decision a player finds `history.txt` in its folder, one line per turn
+//! played so far, its own move first: `C D` means it cooperated and the other defected. With
+//! `noise`, each move is flipped with that chance (in percent), drawn from the match's seeded
+//! random stream.
+//!
+//! `describe` tells koth what the game is (seats, formats, options, scoring); `play` runs one
+//! whole match through `host`, which is all a referee can do: ask a seat's bot for a decision,
+//! say how it read the answer (`judge`), write the match's log, use each seat's folder, and
+//! draw from the match's random stream.
+
+use koth_referee::{
+    json_string, Abort, DecisionRequest, Description, Directory, Failure, Format, Host,
+    MatchResult, MatchSetup, OptionSpec, Referee, Scoring, SeatResult, Seating, Value, Verdict,
+};
+
+/// The file each player finds in its folder before each decision.
+const HISTORY: &str = "history.txt";
+
+/// A move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Move {
+    Cooperate,
+    Defect,
+}
+
+impl Move {
+    fn letter(self) -> char {
+        match self {
+            Move::Cooperate => 'C',
+            Move::Defect => 'D',
+        }
+    }
+
+    fn flipped(self) -> Move {
+        match self {
+            Move::Cooperate => Move::Defect,
+            Move::Defect => Move::Cooperate,
+        }
+    }
+}
+
+/// Points for my move against the other's.
+fn payoff(mine: Move, theirs: Move) -> u64 {
+    match (mine, theirs) {
+        (Move::Cooperate, Move::Cooperate) => 3,
+        (Move::Cooperate, Move::Defect) => 0,
+        (Move::Defect, Move::Cooperate) => 5,
+        (Move::Defect, Move::Defect) => 1,
+    }
+}
+
+/// The move in a bot's stdout: its first line, surrounding whitespace ignored, `C` or `D`;
+/// otherwise why not, for the bot's author.
+fn parse_answer(stdout: &[u8]) -> Result<Move, String> {
+    let text = std::str::from_utf8(stdout).map_err(|_| "stdout is not UTF-8 text".to_string())?;
+    match text.lines().next().unwrap_or("").trim() {
+        "C" => Ok(Move::Cooperate),
+        "D" => Ok(Move::Defect),
+        "" => Err("no answer: the first line of stdout is empty".into()),
+        other => Err(format!(
+            "{:?} is neither C nor D",
+            other.chars().take(40).collect::<String>()
+        )),
+    }
+}
+
+/// One decision of `seat`: its move, the answer taken and the failure, if any. A failed
+/// decision (a crash or a bad answer) defects: failing never gains a bot anything it could
+/// not get by answering D, and the failure is counted against it on the leaderboard.
+fn ask(
+    host: &mut dyn Host,
+    seat: usize,
+    turn: u64,
+    turns: u64,
+    history: &[[Move; 2]],
+) -> Result<(Move, String, Option<Failure>), Abort> {
+    let lines: String = history
+        .iter()
+        .map(|h| format!("{} {}\n", h[seat].letter(), h[1 - seat].letter()))
+        .collect();
+    host.write_file(seat as u32, HISTORY, lines.as_bytes())?;
+    let report = host.decide(DecisionRequest {
+        seat: seat as u32,
+        phase: "move".into(),
+        args: Vec::new(),
+        stdin: format!("turn {turn} of {turns}\n").into_bytes(),
+    })?;
+    if !report.outcome.is_ok() {
+        let failure = Failure {
+            kind: report.outcome.kind().into(),
+            detail: format!("{}; it defects this turn", report.outcome),
+        };
+        return Ok((Move::Defect, String::new(), Some(failure)));
+    }
+    Ok(match parse_answer(&report.stdout) {
+        Ok(m) => (m, m.letter().to_string(), None),
+        Err(why) => (
+            Move::Defect,
+            String::new(),
+            Some(Failure {
+                kind: "bad answer".into(),
+                detail: format!("{why}; it defects this turn"),
+            }),
+        ),
+    })
+}
+
+/// An integer option.
+fn integer(name: &str, description: &str, default: i64, min: i64, max: i64) -> OptionSpec {
+    OptionSpec {
+        name: name.into(),
+        description: description.into(),
+        default: Value::Integer(default),
+        min: Some(min),
+        max: Some(max),
+        choices: Vec::new(),
+    }
+}
+
+/// The game.
+pub struct Game;
+
+impl Referee for Game {
+    fn describe(&self) -> Description {
+        Description {
+            name: "{{game}}".into(),
+            summary: "the iterated Prisoner's Dilemma: cooperate or defect, turn after turn".into(),
+            seating: Seating::Fixed(2),
+            seat_names: Vec::new(),
+            teams: Vec::new(),
+            partners: Vec::new(),
+            // Every pair of bots once per round (the game is symmetric).
+            formats: vec![Format::Tables],
+            rounds: 1,
+            paired: false,
+            // Each seat's folder: room for the history file and the bot's own notes.
+            directory: Some(Directory {
+                bytes: 64 * 1024,
+                nodes: 16,
+            }),
+            options: vec![
+                integer("turns", "turns per match", 100, 1, 1000),
+                integer("noise", "chance in percent that a move is flipped", 0, 0, 50),
+            ],
+            scoring: Scoring {
+                score_name: Some("points".into()),
+                matches: "matches".into(),
+                spread: true,
+                points: false,
+            },
+        }
+    }
+
+    fn play(&self, setup: &MatchSetup, host: &mut dyn Host) -> Result<MatchResult, Abort> {
+        // koth checked both against the declared ranges before the run started.
+        let turns = setup.integer("turns").unwrap_or(100).max(1) as u64;
+        let noise = setup.integer("noise").unwrap_or(0).clamp(0, 100) as u64;
+        let names: Vec<&str> = setup.seats.iter().map(|s| s.bot.as_str()).collect();
+        host.log(&format!(
+            "{} against {}: {turns} turns, noise {noise}%",
+            names[0], names[1]
+        ))?;
+        let mut history: Vec<[Move; 2]> = Vec::new();
+        let mut scores = [0u64; 2];
+        let mut cooperations = [0u64; 2];
+        let mut failures = [0u64; 2];
+        for turn in 1..=turns {
+            let mut moves = [Move::Cooperate; 2];
+            for seat in 0..2 {
+                let (mut m, answer, failure) = ask(host, seat, turn, turns, &history)?;
+                let mut events = Vec::new();
+                if let Some(f) = &failure {
+                    failures[seat] += 1;
+                    events.push(format!("{} fails ({}: {})", names[seat], f.kind, f.detail));
+                }
+                if noise > 0 && u64::from(host.random(1)?[0]) % 100 < noise {
+                    m = m.flipped();
+                    events.push(format!(
+                        "noise: {}'s move is flipped to {}",
+                        names[seat],
+                        m.letter()
+                    ));
+                }
+                moves[seat] = m;
+                if seat == 1 {
+                    let gained = [payoff(moves[0], moves[1]), payoff(moves[1], moves[0])];
+                    for s in 0..2 {
+                        scores[s] += gained[s];
+                        cooperations[s] += u64::from(moves[s] == Move::Cooperate);
+                    }
+                    events.push(format!(
+                        "turn {turn}: {} {}, {} {}: {}-{}, total {}-{}",
+                        names[0],
+                        moves[0].letter(),
+                        names[1],
+                        moves[1].letter(),
+                        gained[0],
+                        gained[1],
+                        scores[0],
+                        scores[1]
+                    ));
+                }
+                for e in &events {
+                    host.log(&format!("  {e}"))?;
+                }
+                host.judge(Verdict {
+                    answer,
+                    failure,
+                    events,
+                })?;
+            }
+            history.push(moves);
+        }
+        let winners = if scores[0] == scores[1] {
+            host.log(&format!("a draw at {} points each", scores[0]))?;
+            Vec::new()
+        } else {
+            let w = usize::from(scores[1] > scores[0]);
+            host.log(&format!(
+                "{} wins, {} points to {}",
+                names[w],
+                scores[w],
+                scores[1 - w]
+            ))?;
+            vec![w as u32]
+        };
+        // Kept in results.json: any JSON object of the game's own.
+        let detail = [
+            "{".to_string(),
+            format!("\"between\": {}, ", json_string(&names.join(" and "))),
+            format!("\"cooperations\": [{}, {}], ", cooperations[0], cooperations[1]),
+            format!("\"failures\": [{}, {}], ", failures[0], failures[1]),
+            format!("\"turns\": {turns}"),
+            "}".to_string(),
+        ]
+        .concat();
+        Ok(MatchResult {
+            seats: scores
+                .iter()
+                .map(|&score| SeatResult {
+                    score,
+                    ..SeatResult::default()
+                })
+                .collect(),
+            winners,
+            detail,
+        })
+    }
+}
+
+koth_referee::export_referee!(Game);
