@@ -587,3 +587,191 @@ fn contest_in_chromium() {
         png.len()
     );
 }
+
+/// A contest of a game as a plugin: `koth contest init --referee` with Euchre's referee and
+/// its options. Uploads play its game, the pages show it, and the exported run is what `koth
+/// play` writes from scratch and verifies with the referee found among the bots.
+#[test]
+fn a_referee_contest_plays_its_game_and_exports_a_verifiable_archive() {
+    let tmp = tempfile::tempdir().unwrap();
+    let referee = koth_tests::wasm("euchre_referee");
+    let dir = tmp.path().join("contest");
+    let d = dir.to_str().unwrap();
+    let init = |extra: &[&str]| {
+        let mut args = vec![
+            "contest",
+            "init",
+            d,
+            "--referee",
+            referee.to_str().unwrap(),
+            "--no-python",
+            "--jobs",
+            "2",
+            "--seed",
+            "3",
+            "--rounds",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        std::process::Command::new(koth_tests::koth_bin())
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    // A bad option of the referee's is refused before the folder is made.
+    let refused = init(&["--opt", "target=0"]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && err.contains("target"), "{err}");
+    assert!(!dir.exists(), "a refused init leaves no folder");
+    let made = init(&["--opt", "target=5"]);
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    assert_eq!(
+        std::fs::read(dir.join("referee/euchre_referee.wasm")).unwrap(),
+        std::fs::read(&referee).unwrap(),
+        "the referee is copied into the contest"
+    );
+    let config: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("contest.json")).unwrap()).unwrap();
+    assert_eq!(config["game"], "referee", "{config}");
+
+    let alice = author(&dir, "alice");
+    let server = Server::start(&dir, &tmp.path().join("stderr"));
+    for name in ["random_8020", "marius", "card_counter"] {
+        let (code, body) = server.upload(
+            name,
+            Some(alice.as_str()),
+            &format!("{name}.wasm"),
+            &seed_bot(name),
+        );
+        assert_eq!(code, 201, "{name}: {body}");
+    }
+    let s = server.settle(1);
+    let last = s["latest_done"].as_i64().unwrap();
+    let board = server.json("/api/leaderboard");
+    assert_eq!(board["bots"].as_array().unwrap().len(), 3, "{board}");
+    let (code, page) = server.get("/");
+    assert_eq!(code, 200);
+    assert!(
+        page.contains("euchre"),
+        "the contest's page names its game: {page}"
+    );
+    let (code, replay) = server.get(&format!("/runs/{last}/matches/0"));
+    assert_eq!(code, 200);
+    assert!(replay.contains("id=\"replay\""), "the report's viewer");
+
+    // The export is `koth play` from scratch, and verifies with the referee among the bots.
+    let out = tmp.path().join("export");
+    koth(&["contest", "export", d, "--out", out.to_str().unwrap()]);
+    let bots_dir = out.join("bots");
+    assert!(bots_dir.join("euchre_referee.wasm").is_file());
+    let scratch = tmp.path().join("scratch");
+    let mut play = vec!["play".to_string(), referee.to_string_lossy().into_owned()];
+    for b in ["card_counter", "marius", "random_8020"] {
+        play.push(
+            bots_dir
+                .join(format!("{b}.wasm"))
+                .to_string_lossy()
+                .into_owned(),
+        );
+    }
+    for a in [
+        "--opt", "target=5", "--rounds", "1", "--seed", "3", "--jobs", "2", "--out",
+    ] {
+        play.push(a.into());
+    }
+    play.push(scratch.to_string_lossy().into_owned());
+    koth(&play.iter().map(String::as_str).collect::<Vec<_>>());
+    let mut exported = koth_tests::read_tree(&out);
+    exported.retain(|k, _| !k.starts_with("bots"));
+    assert_eq!(
+        exported,
+        koth_tests::read_tree(&scratch),
+        "the export is a run from scratch"
+    );
+    koth(&[
+        "verify",
+        out.to_str().unwrap(),
+        "--bots",
+        bots_dir.to_str().unwrap(),
+        "--all",
+    ]);
+}
+
+/// A contest of a Python referee's game (Liar's Dice, a points game for three): its uploads
+/// play, the leaderboard ranks by the game's points and says so, and the export verifies.
+#[test]
+#[cfg_attr(
+    koth_skip_componentize_py,
+    ignore = "SKIPPED: liars_dice_referee: componentize-py unavailable (see SKIPPED_LANGUAGE_REFEREES)"
+)]
+fn a_python_referee_s_contest_ranks_by_its_points() {
+    assert!(
+        koth_tests::LANGUAGE_REFEREES.contains(&"liars_dice_referee"),
+        "build.rs built no Liar's Dice referee: {:?}",
+        koth_tests::SKIPPED_LANGUAGE_REFEREES
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let referee = koth_tests::wasm("liars_dice_referee");
+    let dir = tmp.path().join("contest");
+    let d = dir.to_str().unwrap();
+    koth(&[
+        "contest",
+        "init",
+        d,
+        "--referee",
+        referee.to_str().unwrap(),
+        "--opt",
+        "dice=2",
+        "--rounds",
+        "1",
+        "--no-python",
+        "--jobs",
+        "2",
+    ]);
+    let alice = author(&dir, "alice");
+    let server = Server::start(&dir, &tmp.path().join("stderr"));
+    // Three seats a match: three bots. The third is the bluffer with a custom section
+    // appended (a program enters once; this one is another file that plays alike).
+    let mut copy = seed_bot("bluffer");
+    copy.extend_from_slice(&[0, 6, 4, b'c', b'o', b'p', b'y', 1]);
+    for (name, bytes) in [
+        ("bluffer", seed_bot("bluffer")),
+        ("historian", seed_bot("historian")),
+        ("bluffer2", copy),
+    ] {
+        let (code, body) =
+            server.upload(name, Some(alice.as_str()), &format!("{name}.wasm"), &bytes);
+        assert_eq!(code, 201, "{name}: {body}");
+    }
+    server.settle(1);
+    let board = server.json("/api/leaderboard");
+    assert_eq!(board["rating_heading"], "mean points", "{board}");
+    let rows = board["bots"].as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{board}");
+    for w in rows.windows(2) {
+        assert!(w[0]["rating"]["rating"].as_f64() >= w[1]["rating"]["rating"].as_f64());
+    }
+    let (code, page) = server.get("/");
+    assert_eq!(code, 200);
+    assert!(
+        page.contains(
+            "Game: liars-dice, played by its referee <code>liars_dice_referee.wasm</code>"
+        ),
+        "{page}"
+    );
+    assert!(page.contains("<th class=n>Mean points</th>"), "{page}");
+    let out = tmp.path().join("export");
+    koth(&["contest", "export", d, "--out", out.to_str().unwrap()]);
+    let bots_dir = out.join("bots");
+    koth(&[
+        "verify",
+        out.to_str().unwrap(),
+        "--bots",
+        bots_dir.to_str().unwrap(),
+        "--all",
+    ]);
+}

@@ -22,18 +22,41 @@ enum GameName {
     Coup,
 }
 
+// Parsed once per command: the size of `Init`'s many options costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum ContestCommand {
     /// Create a contest folder (new or empty) for one game.
     Init {
         /// The contest folder.
         dir: PathBuf,
-        /// The game the contest plays.
-        #[arg(long, value_enum)]
-        game: GameName,
-        /// Rounds of each run (in each, every ordered pair of bots plays once).
-        #[arg(long, default_value_t = 10)]
-        rounds: u32,
+        /// The game the contest plays (or give --referee for a game of your own).
+        #[arg(
+            long,
+            value_enum,
+            required_unless_present = "referee",
+            conflicts_with = "referee"
+        )]
+        game: Option<GameName>,
+        /// A game as a plugin: its referee (a component of the koth:game/referee world), copied
+        /// into the contest folder; the runs are what `koth play REFEREE.wasm` plays.
+        #[arg(long, value_name = "REFEREE.wasm")]
+        referee: Option<PathBuf>,
+        /// One of the referee's options, NAME=VALUE (repeat it; `koth check REFEREE.wasm`
+        /// lists them).
+        #[arg(long = "opt", value_name = "NAME=VALUE", requires = "referee")]
+        opts: Vec<String>,
+        /// How the referee's matches are drawn: ordered-pairs, tables or all-play-all
+        /// [default: the referee's first].
+        #[arg(long, value_name = "FORMAT", requires = "referee")]
+        format: Option<String>,
+        /// How the referee's teams are filled: copies or random [default: its first].
+        #[arg(long, value_name = "MODE", requires = "referee")]
+        partners: Option<String>,
+        /// Rounds of each run (in each, every pairing plays once) [default: Coup 10, a
+        /// referee's own].
+        #[arg(long)]
+        rounds: Option<u32>,
         /// A sampled ladder (as `koth coup --opponents M`): each bot meets M opponents a
         /// round instead of every other bot, for ladders too big for a round robin.
         #[arg(long, value_name = "M")]
@@ -178,7 +201,11 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         ContestCommand::Init {
             dir,
-            game: GameName::Coup,
+            game: _,
+            referee,
+            opts,
+            format,
+            partners,
             rounds,
             opponents,
             slurm_shards,
@@ -214,14 +241,34 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
                 max_bots,
                 max_bots_per_author,
                 max_versions_per_author_per_hour: max_versions_per_hour,
-                ..ContestConfig::coup(rounds, seed)
+                ..ContestConfig::coup(rounds.unwrap_or(10), seed)
+            };
+            let (game, referee_src) = match &referee {
+                Some(path) => {
+                    if opponents.is_some() {
+                        bail!("--opponents: a referee's contest plays its format's every pairing");
+                    }
+                    let game = referee_game(
+                        path,
+                        rounds,
+                        format.as_deref(),
+                        partners.as_deref(),
+                        &opts,
+                        &config,
+                    )?;
+                    (game, Some(path.clone()))
+                }
+                None => (
+                    koth::contest::config::GameConfig::Coup {
+                        rounds: rounds.unwrap_or(10),
+                        paired: false,
+                        opponents,
+                    },
+                    None,
+                ),
             };
             let config = ContestConfig {
-                game: koth::contest::config::GameConfig::Coup {
-                    rounds,
-                    paired: false,
-                    opponents,
-                },
+                game,
                 executor: match slurm_shards {
                     Some(shards) => koth::contest::config::Executor::Slurm {
                         shards,
@@ -233,6 +280,19 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
             };
             let existed = dir.exists();
             let contest = Contest::init(&dir, config)?;
+            let installed = match (&referee_src, &contest.config.game) {
+                (Some(src), koth::contest::config::GameConfig::Referee { referee_file, .. }) => {
+                    install_file(&contest, referee_file, src)
+                }
+                _ => Ok(()),
+            };
+            if let Err(e) = installed {
+                let _ = std::fs::remove_dir_all(&dir);
+                if existed {
+                    let _ = std::fs::create_dir(&dir);
+                }
+                return Err(e);
+            }
             if let (Some(rel), Some(src)) = (&opponent, &validation_opponent) {
                 if let Err(e) = install_opponent(&contest, rel, src) {
                     // Nothing half-made is left: the folder was new or empty.
@@ -347,6 +407,18 @@ fn export(dir: &Path, out: &Path) -> anyhow::Result<()> {
         std::fs::copy(&from, bots.join(&v.file))
             .with_context(|| format!("copying {}", from.display()))?;
     }
+    // `koth verify --bots DIR` finds a plugin game's referee among the bots, by the name the
+    // manifest gives it.
+    if let koth::contest::config::GameConfig::Referee {
+        referee_file,
+        referee,
+        ..
+    } = &contest.config.game
+    {
+        let from = contest.root().join(referee_file);
+        std::fs::copy(&from, bots.join(&referee.file))
+            .with_context(|| format!("copying {}", from.display()))?;
+    }
     println!(
         "Run #{} written to {}; check it with: koth verify {} --bots {}",
         run.id,
@@ -399,6 +471,61 @@ fn validation_file(file: &Path) -> anyhow::Result<String> {
 
 /// Copy the validation opponent `src` to `rel` in the contest and check it as every upload
 /// will be checked against it: it loads, and it plays the contest's game.
+/// A referee contest's game: the referee loaded and described, the run's options resolved
+/// as `koth play` resolves them (a bad option is refused here, before the folder is made).
+fn referee_game(
+    path: &Path,
+    rounds: Option<u32>,
+    format: Option<&str>,
+    partners: Option<&str>,
+    opts: &[String],
+    config: &ContestConfig,
+) -> anyhow::Result<koth::contest::config::GameConfig> {
+    use koth::referee::component::{ComponentReferee, RefereeLimits};
+    use koth::referee::Referee;
+    let sandbox = koth::sandbox::Sandbox::new(koth::sandbox::SandboxOptions::default())
+        .context("starting the sandbox")?;
+    let loaded = ComponentReferee::load(
+        &sandbox,
+        path,
+        RefereeLimits::default(),
+        &koth::sandbox::VfsLimits::default(),
+    )
+    .with_context(|| format!("--referee {}", path.display()))?;
+    let d = loaded.description().clone();
+    let (format, rounds, partners, values) =
+        super::play::options(&d, format, rounds, partners, false, opts)
+            .with_context(|| format!("--referee {}", path.display()))?;
+    let options = koth::referee::shape::RefereeOptions::new(
+        &d,
+        format,
+        rounds,
+        partners,
+        false,
+        values,
+        config.seed,
+        config.limits(),
+    );
+    let entry = loaded.manifest_entry(path);
+    Ok(koth::contest::config::GameConfig::Referee {
+        referee_file: format!("referee/{}", entry.file),
+        referee: entry,
+        referee_options: Box::new(options),
+    })
+}
+
+/// Copy `src` into the contest folder at `rel`.
+fn install_file(contest: &Contest, rel: &str, src: &Path) -> anyhow::Result<()> {
+    let dest = contest.root().join(rel);
+    if let Some(parent) = dest.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("creating {}", parent.display()))?;
+    }
+    std::fs::copy(src, &dest)
+        .with_context(|| format!("copying {} to {}", src.display(), dest.display()))?;
+    Ok(())
+}
+
 fn install_opponent(contest: &Contest, rel: &str, src: &Path) -> anyhow::Result<()> {
     let dest = contest.root().join(rel);
     if let Some(parent) = dest.parent() {

@@ -72,11 +72,13 @@ pub fn run_checks(
             e.error
         ))
     })?;
-    run::validation_match(contest, Arc::new(bot), Arc::new(opponent)).map_err(|v| match v {
-        run::Validation::Forfeited(why) => CheckError::Refused(why),
-        // A match the host could not complete says nothing against the upload.
-        run::Validation::Void(why) => CheckError::Internal(why),
-    })
+    run::validation_match(contest, sandbox, Arc::new(bot), Arc::new(opponent)).map_err(
+        |v| match v {
+            run::Validation::Forfeited(why) => CheckError::Refused(why),
+            // A match the host could not complete says nothing against the upload.
+            run::Validation::Void(why) => CheckError::Internal(why),
+        },
+    )
 }
 
 /// Whether a load error is the host's rather than the upload's: the file the server wrote

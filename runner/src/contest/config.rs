@@ -1,6 +1,5 @@
 //! `contest.json`: the contest's game with its options, and the server's limits on uploads.
-//! A contest plays one game; `GameConfig` is an enum so that other games (and referee
-//! plugins) can be added beside Coup.
+//! A contest plays one game: Coup, built in, or any game as a plugin (its referee).
 
 use crate::sandbox::Limits;
 use serde::{Deserialize, Serialize};
@@ -21,13 +20,28 @@ pub enum GameConfig {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         opponents: Option<u32>,
     },
+    /// A game as a plugin: its referee, copied into the contest's folder by `koth contest
+    /// init --referee`, with the run's options fixed there (`koth play`'s).
+    Referee {
+        /// The referee's file, relative to the contest's folder (`referee/<file>`).
+        referee_file: String,
+        /// The referee as every run's manifest records it: its SHA-256 (checked each time it
+        /// is loaded) and its limits.
+        referee: crate::tournament::RefereeEntry,
+        /// The runs' options but the seed and the bots' limits, which the contest's own
+        /// fields give: the game's shape, its format, rounds and the referee's options.
+        referee_options: Box<crate::referee::shape::RefereeOptions>,
+    },
 }
 
 impl GameConfig {
     /// The game's name, as `koth check` and manifests name it.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> &str {
         match self {
             GameConfig::Coup { .. } => "coup",
+            GameConfig::Referee {
+                referee_options, ..
+            } => &referee_options.game.name,
         }
     }
 }
@@ -177,6 +191,25 @@ impl ContestConfig {
             } => {
                 crate::tournament::sample::check_opponents(m)
                     .map_err(|why| format!("opponents {why}"))?;
+            }
+            GameConfig::Referee {
+                ref referee_options,
+                ..
+            } => {
+                if referee_options.rounds == 0 || referee_options.rounds > 1000 {
+                    return Err(format!(
+                        "rounds {} is out of range (1..=1000)",
+                        referee_options.rounds
+                    ));
+                }
+                // A Slurm task runs `koth <game> --shard`; a referee's game would need the
+                // referee's file and its options on every node: not done yet.
+                if !self.executor.is_local() {
+                    return Err(
+                        "a referee's contest runs on this machine only (no --slurm-shards yet)"
+                            .into(),
+                    );
+                }
             }
             _ => {}
         }

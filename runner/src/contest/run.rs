@@ -8,10 +8,14 @@ use super::{slurm, Contest, ContestError, GameConfig};
 use crate::games::coup::tournament::{Coup, CoupOptions, ScratchScope};
 use crate::games::run::{self, Folder, Resume};
 use crate::games::{Finished, Game, Player};
+use crate::referee::component::{ComponentReferee, RefereeLimits};
+use crate::referee::game::RefereeGame;
+use crate::referee::shape::RefereeOptions;
+use crate::referee::Referee;
 use crate::sandbox::{Bot, EngineOptions, LoadLimits, Sandbox, SandboxOptions, VfsLimits};
 use crate::tournament::journal::Header;
 use crate::tournament::store::Store;
-use crate::tournament::RunPlan;
+use crate::tournament::{RefereeEntry, RunPlan};
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -57,16 +61,71 @@ pub fn sandbox(contest: &Contest, bots: usize) -> Result<Sandbox, ContestError> 
 /// How many matches a run of `bots` bots plays.
 pub fn match_count(contest: &Contest, bots: usize) -> usize {
     match &contest.config.game {
-        GameConfig::Coup { .. } => Coup.match_count(bots, &coup_options(contest)),
+        GameConfig::Coup {
+            rounds,
+            paired,
+            opponents,
+        } => Coup.match_count(bots, &coup_options(contest, *rounds, *paired, *opponents)),
+        GameConfig::Referee {
+            referee_options: o, ..
+        } => crate::referee::schedule::count(&referee_options(contest, o), bots).unwrap_or(0),
     }
 }
 
-fn coup_options(contest: &Contest) -> CoupOptions {
-    let GameConfig::Coup {
-        rounds,
-        paired,
-        opponents,
-    } = contest.config.game;
+/// A referee contest's run options: those `init` fixed, with the contest's seed and limits.
+fn referee_options(contest: &Contest, fixed: &RefereeOptions) -> RefereeOptions {
+    RefereeOptions {
+        seed: contest.config.seed,
+        limits: contest.config.limits(),
+        ..fixed.clone()
+    }
+}
+
+/// Load a referee contest's referee from its folder, checking it is the one `init` took.
+pub fn load_referee(
+    contest: &Contest,
+    sandbox: &Sandbox,
+) -> Result<(RefereeGame, RefereeEntry), ContestError> {
+    let GameConfig::Referee {
+        referee_file,
+        referee,
+        ..
+    } = &contest.config.game
+    else {
+        return Err(failed("this contest's game has no referee"));
+    };
+    let path = contest.root().join(referee_file);
+    let loaded = ComponentReferee::load(
+        sandbox,
+        &path,
+        RefereeLimits {
+            fuel: referee.fuel,
+            memory_bytes: referee.memory_bytes,
+        },
+        &VfsLimits::default(),
+    )
+    .map_err(failed)?;
+    if loaded.sha256_hex() != referee.sha256 {
+        return Err(failed(format!(
+            "the referee {} has SHA-256 {}, not the {} the contest was created with",
+            path.display(),
+            loaded.sha256_hex(),
+            referee.sha256
+        )));
+    }
+    Ok((
+        RefereeGame::new(Arc::new(loaded) as Arc<dyn Referee>),
+        referee.clone(),
+    ))
+}
+
+/// A Coup contest's run options: its game's fields with the contest's seed and limits.
+fn coup_options(
+    contest: &Contest,
+    rounds: u32,
+    paired: bool,
+    opponents: Option<u32>,
+) -> CoupOptions {
     CoupOptions {
         rounds,
         seed: contest.config.seed,
@@ -97,9 +156,14 @@ pub fn execute(
     }
     let out = contest.run_dir(id);
     let played = match &contest.config.game {
-        GameConfig::Coup { .. } => play(
+        GameConfig::Coup {
+            rounds,
+            paired,
+            opponents,
+        } => play(
             &Coup,
-            coup_options(contest),
+            coup_options(contest, *rounds, *paired, *opponents),
+            None,
             &bots,
             &versions,
             &sandbox,
@@ -108,6 +172,22 @@ pub fn execute(
             &out,
             progress,
         ),
+        GameConfig::Referee {
+            referee_options: o, ..
+        } => load_referee(contest, &sandbox).and_then(|(game, entry)| {
+            play(
+                &game,
+                referee_options(contest, o),
+                Some(entry),
+                &bots,
+                &versions,
+                &sandbox,
+                contest,
+                id,
+                &out,
+                progress,
+            )
+        }),
     };
     if played.is_err() && !contest.config.executor.is_local() {
         // The run is marked failed and never taken up again: nothing of its job may go on.
@@ -118,9 +198,9 @@ pub fn execute(
 
 /// The `koth` command of a run's game with its options, as a Slurm task runs it (without the
 /// bots, the store, the cache, the shard and the output folder).
-fn command_line(contest: &Contest) -> Vec<String> {
+fn command_line(contest: &Contest) -> Result<Vec<String>, ContestError> {
     let c = &contest.config;
-    match c.game {
+    Ok(match c.game {
         GameConfig::Coup {
             rounds,
             paired,
@@ -145,7 +225,13 @@ fn command_line(contest: &Contest) -> Vec<String> {
             }
             args
         }
-    }
+        // The configuration refuses this pair (see `ContestConfig::check`).
+        GameConfig::Referee { .. } => {
+            return Err(failed(
+                "a referee's contest runs on this machine only (no --slurm-shards yet)",
+            ))
+        }
+    })
 }
 
 /// The tournament itself, for any game: what `koth <game> --out OUT --reuse STORE [--resume]`
@@ -154,6 +240,7 @@ fn command_line(contest: &Contest) -> Vec<String> {
 fn play<G: Game>(
     game: &G,
     opts: G::Options,
+    referee: Option<RefereeEntry>,
     bots: &[Arc<Bot>],
     versions: &[Version],
     sandbox: &Sandbox,
@@ -163,7 +250,7 @@ fn play<G: Game>(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(Outcome, Vec<MatchRow>), ContestError> {
     let files = versions.iter().map(|v| v.file.clone());
-    let manifest = run::manifest(game.name(), None, bots, files, opts, sandbox);
+    let manifest = run::manifest(game.name(), referee, bots, files, opts, sandbox);
     let total = game.match_count(bots.len(), &manifest.options);
     let header = Header::new(total, None);
     let Folder {
@@ -208,7 +295,7 @@ fn play<G: Game>(
                 contest,
                 id,
                 versions,
-                &command_line(contest),
+                &command_line(contest)?,
                 total,
                 *shards,
                 sbatch_args,
@@ -297,16 +384,30 @@ pub enum Validation {
 /// against `opponent`. Ok, or why `candidate` did not pass it.
 pub fn validation_match(
     contest: &Contest,
+    sandbox: &Sandbox,
     candidate: Arc<Bot>,
     opponent: Arc<Bot>,
 ) -> Result<(), Validation> {
     match &contest.config.game {
-        GameConfig::Coup { .. } => {
-            let opts = CoupOptions {
-                rounds: 1,
-                ..coup_options(contest)
-            };
+        GameConfig::Coup {
+            paired, opponents, ..
+        } => {
+            let opts = coup_options(contest, 1, *paired, *opponents);
             judge(&Coup, &opts, candidate, opponent)
+        }
+        GameConfig::Referee {
+            referee_options: o, ..
+        } => {
+            // The referee is the host's: failing to load it is no verdict on the upload.
+            let (game, _) = load_referee(contest, sandbox).map_err(|e| {
+                Validation::Void(format!("the contest's referee cannot be loaded: {e}"))
+            })?;
+            let opts = RefereeOptions {
+                rounds: 1,
+                paired: false,
+                ..referee_options(contest, o)
+            };
+            judge(&game, &opts, candidate, opponent)
         }
     }
 }

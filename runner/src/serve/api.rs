@@ -70,6 +70,11 @@ pub struct Leaderboard {
     pub progress: Option<Progress>,
     /// Why the ratings have no intervals, if they have none.
     pub ratings_note: Option<String>,
+    /// What the rating column is: `rating` (Bradley–Terry on wins) or the mean of the game's
+    /// score (`mean points`), as the run's `results.json` says it ranks.
+    pub rating_heading: String,
+    /// Decimals a rating is shown with: 0 on Elo's scale, 1 for a mean score.
+    pub rating_digits: usize,
     /// Best first.
     pub bots: Vec<BoardRow>,
 }
@@ -84,6 +89,8 @@ pub fn leaderboard_data(st: &AppState) -> Result<Leaderboard, ContestError> {
             run: None,
             progress,
             ratings_note: None,
+            rating_heading: "rating".into(),
+            rating_digits: 0,
             bots: Vec::new(),
         });
     };
@@ -111,6 +118,14 @@ pub fn leaderboard_data(st: &AppState) -> Result<Leaderboard, ContestError> {
         run: Some(board.run.clone()),
         progress,
         ratings_note: board.results.ratings_note.clone(),
+        rating_heading: board
+            .results
+            .ranked_by
+            .heading(board.results.score.as_deref()),
+        rating_digits: match board.results.ranked_by {
+            crate::tournament::ratings::Basis::Wins => 0,
+            crate::tournament::ratings::Basis::Score => 1,
+        },
         bots,
     })
 }

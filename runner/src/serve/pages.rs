@@ -28,6 +28,15 @@ fn fmt_opt(v: Option<f64>, digits: usize) -> String {
     v.map_or("–".into(), |v| format!("{v:.digits$}"))
 }
 
+/// `text` with its first letter in upper case, for a column's heading.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 fn progress_html(st: &AppState) -> String {
     match st.progress() {
         Some((id, done, total)) => format!(
@@ -56,25 +65,36 @@ fn leaderboard_page(st: &AppState) -> Response {
         );
         return Html(page("Leaderboard", &body)).into_response();
     };
+    let game = match &st.contest.config.game {
+        crate::contest::GameConfig::Referee { referee, .. } => format!(
+            "{}, played by its referee <code>{}</code>",
+            esc(st.contest.config.game.name()),
+            esc(&referee.file)
+        ),
+        g => esc(g.name()),
+    };
     let _ = write!(
         body,
-        "<p class=\"note\">From run <a href=\"/runs/{id}\">#{id}</a> ({} matches).</p>",
+        "<p class=\"note\" id=\"game\">Game: {game}. From run <a href=\"/runs/{id}\">#{id}</a> ({} matches).</p>",
         run.total,
         id = run.id
     );
     if let Some(note) = &data.ratings_note {
         let _ = write!(body, "<p class=\"note\">{}</p>", esc(note));
     }
-    body.push_str(
+    let digits = data.rating_digits;
+    let _ = write!(
+        body,
         "<table id=\"leaderboard\"><tr><th class=n>#</th><th>Bot</th><th>Author</th><th class=n>Version</th>\
-         <th class=n>Rating</th><th>95% interval</th><th class=n>P(&gt;next)</th><th class=n>Games</th>\
+         <th class=n>{}</th><th>95% interval</th><th class=n>P(&gt;next)</th><th class=n>Games</th>\
          <th class=n>Wins</th><th class=n>Forfeits</th><th class=n>Fuel/decision</th></tr>",
+        esc(&capitalized(&data.rating_heading))
     );
     for b in &data.bots {
         let r = &b.row;
         let rating = r.rating.as_ref();
         let interval = match rating.and_then(|x| x.low.zip(x.high)) {
-            Some((lo, hi)) => format!("{lo:.0} – {hi:.0}"),
+            Some((lo, hi)) => format!("{lo:.digits$} – {hi:.digits$}"),
             None => "–".into(),
         };
         let forfeits: u64 = r.forfeits.values().sum();
@@ -86,7 +106,7 @@ fn leaderboard_page(st: &AppState) -> Response {
             b.rank,
             esc(&b.author),
             b.version,
-            fmt_opt(rating.map(|x| x.rating), 0),
+            fmt_opt(rating.map(|x| x.rating), digits),
             fmt_opt(rating.and_then(|x| x.above_next), 2),
             r.games,
             r.wins,
