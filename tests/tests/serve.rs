@@ -764,6 +764,22 @@ fn a_python_referee_s_contest_ranks_by_its_points() {
         "{page}"
     );
     assert!(page.contains("<th class=n>Mean points</th>"), "{page}");
+    // The pages count in the referee's word for its matches, from the run's results.json.
+    let results: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(dir.join(format!("runs/{}/results.json", board["run"]["id"]))).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(board["unit"], results["unit"]);
+    let unit = results["unit"].as_str().unwrap();
+    let header = format!(
+        "<th class=n>{}{}</th>",
+        unit[..1].to_uppercase(),
+        &unit[1..]
+    );
+    assert!(page.contains(&header), "{header} in {page}");
+    let (code, bot) = server.get("/bots/historian");
+    assert_eq!(code, 200);
+    assert!(bot.contains(&format!(" {unit}; mean points ")), "{bot}");
     let out = tmp.path().join("export");
     koth(&["contest", "export", d, "--out", out.to_str().unwrap()]);
     let bots_dir = out.join("bots");

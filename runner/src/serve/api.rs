@@ -75,8 +75,20 @@ pub struct Leaderboard {
     pub rating_heading: String,
     /// Decimals a rating is shown with: 0 on Elo's scale, 1 for a mean score.
     pub rating_digits: usize,
+    /// What the game calls its matches, plural (`games`, `matches`): the pages' word.
+    pub unit: String,
     /// Best first.
     pub bots: Vec<BoardRow>,
+}
+
+/// What a run's `results.json` calls its matches (`games`, a referee's word), or `matches`
+/// where it does not say (an archive of koth 0.5.0).
+pub fn unit_word(unit: &str) -> String {
+    if unit.is_empty() {
+        "matches".into()
+    } else {
+        unit.to_string()
+    }
 }
 
 /// The leaderboard's data.
@@ -91,6 +103,7 @@ pub fn leaderboard_data(st: &AppState) -> Result<Leaderboard, ContestError> {
             ratings_note: None,
             rating_heading: "rating".into(),
             rating_digits: 0,
+            unit: unit_word(""),
             bots: Vec::new(),
         });
     };
@@ -122,6 +135,7 @@ pub fn leaderboard_data(st: &AppState) -> Result<Leaderboard, ContestError> {
             .results
             .ranked_by
             .heading(board.results.score.as_deref()),
+        unit: unit_word(&board.results.unit),
         rating_digits: match board.results.ranked_by {
             crate::tournament::ratings::Basis::Wins => 0,
             crate::tournament::ratings::Basis::Score => 1,
@@ -162,6 +176,12 @@ pub struct BotData {
     pub state: db::BotState,
     /// Why it left the ladder, if it did.
     pub reason: Option<String>,
+    /// What the game calls its matches, plural.
+    pub unit: String,
+    /// The rating column's name (`rating`, `mean points`) and its decimals.
+    pub rating_heading: String,
+    /// Decimals a rating is shown with.
+    pub rating_digits: usize,
 }
 
 /// A bot's data, `None` when there is no such bot.
@@ -177,6 +197,11 @@ pub fn bot_data(st: &AppState, name: &str) -> Result<Option<BotData>, ContestErr
         .with_db(|c| db::bot_state(c, name))?
         .unwrap_or((db::BotState::Active, None));
     let board = leaderboard_data(st)?;
+    let (unit, rating_heading, rating_digits) = (
+        board.unit.clone(),
+        board.rating_heading.clone(),
+        board.rating_digits,
+    );
     let run = board.run.as_ref().map(|r| r.id);
     let standing = board.bots.into_iter().find(|b| b.row.bot == name);
     let matches = match run {
@@ -206,6 +231,9 @@ pub fn bot_data(st: &AppState, name: &str) -> Result<Option<BotData>, ContestErr
         matches,
         state,
         reason,
+        unit,
+        rating_heading,
+        rating_digits,
     }))
 }
 

@@ -86,9 +86,10 @@ fn leaderboard_page(st: &AppState) -> Response {
     let _ = write!(
         body,
         "<table id=\"leaderboard\"><tr><th class=n>#</th><th>Bot</th><th>Author</th><th class=n>Version</th>\
-         <th class=n>{}</th><th>95% interval</th><th class=n>P(&gt;next)</th><th class=n>Games</th>\
+         <th class=n>{}</th><th>95% interval</th><th class=n>P(&gt;next)</th><th class=n>{}</th>\
          <th class=n>Wins</th><th class=n>Forfeits</th><th class=n>Fuel/decision</th></tr>",
-        esc(&capitalized(&data.rating_heading))
+        esc(&capitalized(&data.rating_heading)),
+        esc(&capitalized(&data.unit))
     );
     for b in &data.bots {
         let r = &b.row;
@@ -170,12 +171,14 @@ fn bot_page(st: &AppState, name: &str) -> Response {
             let _ = write!(
                 body,
                 "<h2>Standing in run <a href=\"/runs/{run}\">#{run}</a></h2><p>Place {} with version {}: \
-                 {} wins in {} games; rating {}; fuel {} in {} decisions ({} a decision); forfeits: {}.</p>",
+                 {} wins in {} {}; {} {}; fuel {} in {} decisions ({} a decision); forfeits: {}.</p>",
                 s.rank,
                 s.version,
                 r.wins,
                 r.games,
-                fmt_opt(r.rating.as_ref().map(|x| x.rating), 0),
+                esc(&data.unit),
+                esc(&data.rating_heading),
+                fmt_opt(r.rating.as_ref().map(|x| x.rating), data.rating_digits),
                 r.fuel,
                 r.invocations,
                 r.fuel / r.invocations.max(1),
@@ -184,7 +187,11 @@ fn bot_page(st: &AppState, name: &str) -> Response {
         }
         None => body.push_str("<p class=\"note\">Not in the newest finished run yet.</p>"),
     }
-    body.push_str("<h2>Against each opponent</h2><table><tr><th>Opponent</th><th class=n>Games</th><th class=n>Wins</th><th class=n>Losses</th><th class=n>Draws</th></tr>");
+    let _ = write!(
+        body,
+        "<h2>Against each opponent</h2><table><tr><th>Opponent</th><th class=n>{}</th><th class=n>Wins</th><th class=n>Losses</th><th class=n>Draws</th></tr>",
+        esc(&capitalized(&data.unit))
+    );
     for (o, a) in &data.against {
         let _ = write!(
             body,
@@ -308,13 +315,15 @@ fn run_page(st: &AppState, id: &str) -> Response {
     if r.state == "done" {
         if let Ok(board) = st.read_board(r.clone()) {
             body.push_str("<h2>Standings</h2><ol>");
+            let unit = api::unit_word(&board.results.unit);
             for row in &board.results.bots {
                 let _ = write!(
                     body,
-                    "<li>{} ({} wins in {} games)</li>",
+                    "<li>{} ({} wins in {} {})</li>",
                     esc(&row.bot),
                     row.wins,
-                    row.games
+                    row.games,
+                    esc(&unit)
                 );
             }
             body.push_str("</ol>");
