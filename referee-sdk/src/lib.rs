@@ -11,6 +11,10 @@
 //!   like a bot: build the crate for `wasm32-wasip2` with this crate's `guest` feature and
 //!   call [`export_referee!`] once.
 //!
+//! [`manager::Manager`] does what a turn-based referee does around its rules: a decision
+//! read with the game's parser, the default move and a counted failure where the bot fails,
+//! a seat out of the game past a limit, simultaneous moves.
+//!
 //! Every host call returns `Result<_, Abort>`: an `Err` means koth has ended the match (a
 //! host fault, or a referee fault such as asking a seat that does not exist); pass it on
 //! with `?`. A component referee never sees one: koth stops it on the spot instead.
@@ -19,6 +23,7 @@
 
 #[cfg(feature = "guest")]
 pub mod guest;
+pub mod manager;
 
 /// A value of one of the referee's options.
 #[derive(Debug, Clone, PartialEq, Eq)]

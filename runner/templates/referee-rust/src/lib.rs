@@ -14,9 +14,10 @@
 //! say how it read the answer (`judge`), write the match's log, use each seat's folder, and
 //! draw from the match's random stream.
 
+use koth_referee::manager::Manager;
 use koth_referee::{
-    json_string, Abort, DecisionRequest, Description, Directory, Failure, Format, Host,
-    MatchResult, MatchSetup, OptionSpec, Referee, Scoring, SeatResult, Seating, Value, Verdict,
+    json_string, Abort, DecisionRequest, Description, Directory, Format, Host, MatchResult,
+    MatchSetup, OptionSpec, Referee, Scoring, SeatResult, Seating, Value,
 };
 
 /// The file each player finds in its folder before each decision.
@@ -55,60 +56,19 @@ fn payoff(mine: Move, theirs: Move) -> u64 {
     }
 }
 
-/// The move in a bot's stdout: its first line, surrounding whitespace ignored, `C` or `D`;
-/// otherwise why not, for the bot's author.
-fn parse_answer(stdout: &[u8]) -> Result<Move, String> {
+/// The move in a bot's stdout, with the answer to record: its first line, surrounding
+/// whitespace ignored, `C` or `D`; otherwise why not, for the bot's author.
+fn parse_answer(stdout: &[u8]) -> Result<(Move, String), String> {
     let text = std::str::from_utf8(stdout).map_err(|_| "stdout is not UTF-8 text".to_string())?;
     match text.lines().next().unwrap_or("").trim() {
-        "C" => Ok(Move::Cooperate),
-        "D" => Ok(Move::Defect),
+        "C" => Ok((Move::Cooperate, "C".into())),
+        "D" => Ok((Move::Defect, "D".into())),
         "" => Err("no answer: the first line of stdout is empty".into()),
         other => Err(format!(
             "{:?} is neither C nor D",
             other.chars().take(40).collect::<String>()
         )),
     }
-}
-
-/// One decision of `seat`: its move, the answer taken and the failure, if any. A failed
-/// decision (a crash or a bad answer) defects: failing never gains a bot anything it could
-/// not get by answering D, and the failure is counted against it on the leaderboard.
-fn ask(
-    host: &mut dyn Host,
-    seat: usize,
-    turn: u64,
-    turns: u64,
-    history: &[[Move; 2]],
-) -> Result<(Move, String, Option<Failure>), Abort> {
-    let lines: String = history
-        .iter()
-        .map(|h| format!("{} {}\n", h[seat].letter(), h[1 - seat].letter()))
-        .collect();
-    host.write_file(seat as u32, HISTORY, lines.as_bytes())?;
-    let report = host.decide(DecisionRequest {
-        seat: seat as u32,
-        phase: "move".into(),
-        args: Vec::new(),
-        stdin: format!("turn {turn} of {turns}\n").into_bytes(),
-    })?;
-    if !report.outcome.is_ok() {
-        let failure = Failure {
-            kind: report.outcome.kind().into(),
-            detail: format!("{}; it defects this turn", report.outcome),
-        };
-        return Ok((Move::Defect, String::new(), Some(failure)));
-    }
-    Ok(match parse_answer(&report.stdout) {
-        Ok(m) => (m, m.letter().to_string(), None),
-        Err(why) => (
-            Move::Defect,
-            String::new(),
-            Some(Failure {
-                kind: "bad answer".into(),
-                detail: format!("{why}; it defects this turn"),
-            }),
-        ),
-    })
 }
 
 /// An integer option.
@@ -166,29 +126,44 @@ impl Referee for Game {
             "{} against {}: {turns} turns, noise {noise}%",
             names[0], names[1]
         ))?;
+        // The game manager asks both seats before either move counts (simultaneous moves),
+        // and a seat whose bot fails (a crash, a limit, another answer) defects that turn,
+        // the failure counted against it: failing never gains a bot anything.
+        let mut manager = Manager::new(2).default_note("it defects this turn");
         let mut history: Vec<[Move; 2]> = Vec::new();
         let mut scores = [0u64; 2];
         let mut cooperations = [0u64; 2];
-        let mut failures = [0u64; 2];
         for turn in 1..=turns {
-            let mut moves = [Move::Cooperate; 2];
+            // Each player's history, its own move first, in its folder before it decides.
             for seat in 0..2 {
-                let (mut m, answer, failure) = ask(host, seat, turn, turns, &history)?;
-                let mut events = Vec::new();
-                if let Some(f) = &failure {
-                    failures[seat] += 1;
-                    events.push(format!("{} fails ({}: {})", names[seat], f.kind, f.detail));
-                }
-                if noise > 0 && u64::from(host.random(1)?[0]) % 100 < noise {
-                    m = m.flipped();
-                    events.push(format!(
-                        "noise: {}'s move is flipped to {}",
-                        names[seat],
-                        m.letter()
-                    ));
-                }
-                moves[seat] = m;
-                if seat == 1 {
+                let lines: String = history
+                    .iter()
+                    .map(|h| format!("{} {}\n", h[seat].letter(), h[1 - seat].letter()))
+                    .collect();
+                host.write_file(seat as u32, HISTORY, lines.as_bytes())?;
+            }
+            let moves = manager.ask_all(
+                host,
+                |seat| DecisionRequest {
+                    seat,
+                    phase: "move".into(),
+                    args: Vec::new(),
+                    stdin: format!("turn {turn} of {turns}\n").into_bytes(),
+                },
+                |_, stdout| parse_answer(stdout),
+                |_| Move::Defect,
+                |host, moves| {
+                    let mut events = Vec::new();
+                    for seat in 0..2 {
+                        if noise > 0 && u64::from(host.random(1)?[0]) % 100 < noise {
+                            moves[seat] = moves[seat].flipped();
+                            events.push(format!(
+                                "noise: {}'s move is flipped to {}",
+                                names[seat],
+                                moves[seat].letter()
+                            ));
+                        }
+                    }
                     let gained = [payoff(moves[0], moves[1]), payoff(moves[1], moves[0])];
                     for s in 0..2 {
                         scores[s] += gained[s];
@@ -205,18 +180,15 @@ impl Referee for Game {
                         scores[0],
                         scores[1]
                     ));
-                }
-                for e in &events {
-                    host.log(&format!("  {e}"))?;
-                }
-                host.judge(Verdict {
-                    answer,
-                    failure,
-                    events,
-                })?;
-            }
-            history.push(moves);
+                    for e in &events {
+                        host.log(&format!("  {e}"))?;
+                    }
+                    Ok(events)
+                },
+            )?;
+            history.push([moves[0], moves[1]]);
         }
+        let failures = [manager.failures(0), manager.failures(1)];
         let winners = if scores[0] == scores[1] {
             host.log(&format!("a draw at {} points each", scores[0]))?;
             Vec::new()
