@@ -527,13 +527,8 @@ fn install_file(contest: &Contest, rel: &str, src: &Path) -> anyhow::Result<()> 
 }
 
 fn install_opponent(contest: &Contest, rel: &str, src: &Path) -> anyhow::Result<()> {
+    install_file(contest, rel, src)?;
     let dest = contest.root().join(rel);
-    if let Some(parent) = dest.parent() {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("creating {}", parent.display()))?;
-    }
-    std::fs::copy(src, &dest)
-        .with_context(|| format!("copying {} to {}", src.display(), dest.display()))?;
     let sandbox = koth::contest::run::sandbox(contest, 1)?;
     let bot = sandbox
         .load_file(&dest, None)

@@ -377,16 +377,7 @@ pub fn files(game: Game, lang: Lang, name: &str) -> Vec<(String, Vec<u8>)> {
             ));
             out.push(("src/main.rs".into(), fill(source(game, lang), name)));
             out.push((".gitignore".into(), b"/target\n".to_vec()));
-            for krate in sdk::crates() {
-                let folder = format!("sdk/{}", krate.name);
-                out.push((
-                    format!("{folder}/Cargo.toml"),
-                    krate.manifest.as_bytes().to_vec(),
-                ));
-                for (path, bytes) in krate.files {
-                    out.push((format!("{folder}/{path}"), bytes.to_vec()));
-                }
-            }
+            out.extend(sdk::files(sdk::crates()));
         }
         Lang::C => {
             out.push((format!("{name}.c"), fill(source(game, lang), name)));

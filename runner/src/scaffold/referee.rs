@@ -187,16 +187,7 @@ pub fn rust_files(name: &str) -> Result<Vec<(String, Vec<u8>)>, ScaffoldError> {
         "Cargo.lock".into(),
         format!("{head}{}\n", blocks.join("\n\n")).into_bytes(),
     ));
-    for krate in sdk {
-        let folder = format!("sdk/{}", krate.name);
-        out.push((
-            format!("{folder}/Cargo.toml"),
-            krate.manifest.as_bytes().to_vec(),
-        ));
-        for (path, bytes) in krate.files {
-            out.push((format!("{folder}/{path}"), bytes.to_vec()));
-        }
-    }
+    out.extend(super::sdk::files(sdk));
     // The SDK's glue reads `../wit` from its own folder.
     for (file, text) in WIT {
         out.push((format!("sdk/wit/{file}"), text.as_bytes().to_vec()));

@@ -21,6 +21,23 @@ pub fn crates() -> &'static [SdkCrate] {
     CRATES
 }
 
+/// The files a scaffold gets for `crates`: each crate's manifest and source under
+/// `sdk/<name>/`.
+pub fn files(crates: &[SdkCrate]) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for krate in crates {
+        let folder = format!("sdk/{}", krate.name);
+        out.push((
+            format!("{folder}/Cargo.toml"),
+            krate.manifest.as_bytes().to_vec(),
+        ));
+        for (path, bytes) in krate.files {
+            out.push((format!("{folder}/{path}"), bytes.to_vec()));
+        }
+    }
+    out
+}
+
 /// The embedded crates of the referee SDK (for a referee), the SDK first.
 pub fn referee_crates() -> &'static [SdkCrate] {
     REFEREE_CRATES
