@@ -337,7 +337,7 @@ fn missing_toolchain(text: &str) -> Option<String> {
         if let Some((bot, why)) = skipped {
             return Some(format!("{bot}: {why}"));
         }
-        // Otherwise the bot must be one tests/build.rs builds.
+        // Otherwise the bot (or Rust referee) must be one tests/build.rs builds.
         let built = koth_tests::EXAMPLE_BOTS
             .iter()
             .chain(koth_tests::TEST_BOTS)
@@ -345,6 +345,7 @@ fn missing_toolchain(text: &str) -> Option<String> {
             .chain(koth_tests::LANGUAGE_BOTS)
             .chain(koth_tests::COMPONENT_BOTS)
             .chain(koth_tests::LANGUAGE_COMPONENT_BOTS)
+            .chain(koth_tests::REFEREES)
             .any(|b| *b == name);
         assert!(
             built
