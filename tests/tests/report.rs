@@ -553,6 +553,21 @@ fn report_in_chromium() {
         // draws no interval bar and says why under the table; above it, a bar per bot.
         let note = dev.eval("(document.getElementById('ratings-note') || {}).textContent || ''");
         let bars = dev.eval("document.querySelectorAll('#board svg rect').length");
+        // The board's headings as the browser drew them: the game's word for its matches, and
+        // the rating named for what the game ranks by (Bank Heist: its mean credits, beside
+        // the sd alone).
+        let heads = dev.eval(
+            "[...document.querySelectorAll('#board th')].map((t) => t.textContent).join('|')",
+        );
+        let heads = heads.as_str().unwrap_or_default().to_string();
+        let want: &[&str] = if game == "bank-heist" {
+            &["|tournaments|", "|sd|", "|mean credits|"]
+        } else {
+            &["|games|", "|rating|"]
+        };
+        for w in want {
+            assert!(heads.contains(w), "{game}: {w} in {heads}");
+        }
         if game == "bank-heist" {
             assert!(
                 note.as_str()
