@@ -9,7 +9,7 @@ use super::{write_files, ScaffoldError, WIT};
 use std::path::Path;
 
 /// The templates: (path in the new folder, text).
-const TEMPLATES: [(&str, &str); 6] = [
+const TEMPLATES: [(&str, &str); 7] = [
     (
         "README.md",
         include_str!("../../templates/referee-python/README.md"),
@@ -21,6 +21,10 @@ const TEMPLATES: [(&str, &str); 6] = [
     (
         "game.py",
         include_str!("../../templates/referee-python/game.py"),
+    ),
+    (
+        "manager.py",
+        include_str!("../../templates/referee-python/manager.py"),
     ),
     (
         "bots/tit_for_tat.py",

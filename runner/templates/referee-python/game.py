@@ -24,6 +24,8 @@ app.py.
 
 import json
 
+from manager import BadAnswer, Manager
+
 #: The file each player finds in its folder before each decision.
 HISTORY = "history.txt"
 
@@ -42,40 +44,19 @@ class Report:
         self.stdout = stdout
 
 
-class BadAnswer(Exception):
-    """An answer the rules do not allow; the message says why, for the bot's author."""
-
-
 def parse_answer(stdout):
-    """The move in `stdout`: its first line, surrounding whitespace ignored, `C` or `D`."""
+    """The move in `stdout` and the answer to record: its first line, surrounding whitespace
+    ignored, `C` or `D`."""
     try:
         text = stdout.decode("utf-8")
     except UnicodeDecodeError:
         raise BadAnswer("stdout is not UTF-8 text")
     line = text.split("\n", 1)[0].strip()
     if line in ("C", "D"):
-        return line
+        return line, line
     if not line:
         raise BadAnswer("no answer: the first line of stdout is empty")
     raise BadAnswer(f"{line[:40]!r} is neither C nor D")
-
-
-def ask(host, seat, name, turn, turns, history):
-    """One decision of `seat`: its move, and the verdict's answer and failure.
-
-    A failed decision (a crash or a bad answer) defects: failing never gains a bot anything it
-    could not get by answering D, and the failure is counted against it on the leaderboard.
-    """
-    lines = "".join(f"{h[seat]} {h[1 - seat]}\n" for h in history)
-    host.write_file(seat, HISTORY, lines.encode())
-    report = host.decide(seat, f"turn {turn} of {turns}\n".encode())
-    if not report.ok:
-        return "D", "", (report.kind, f"{report.outcome}; it defects this turn")
-    try:
-        move = parse_answer(report.stdout)
-    except BadAnswer as e:
-        return "D", "", ("bad answer", f"{e}; it defects this turn")
-    return move, move, None
 
 
 def play(names, turns, noise, host):
@@ -85,35 +66,45 @@ def play(names, turns, noise, host):
     draw), and a JSON object that koth keeps in results.json.
     """
     host.log(f"{names[0]} against {names[1]}: {turns} turns, noise {noise}%")
+    # The manager asks both seats before either move counts (simultaneous moves), and a
+    # seat whose bot fails (a crash, a limit, another answer) defects that turn, the failure
+    # counted against it: failing never gains a bot anything it could not get by answering D.
+    manager = Manager(2, default_note="it defects this turn")
     history = []
     scores = [0, 0]
     cooperations = [0, 0]
-    failures = [0, 0]
     for turn in range(1, turns + 1):
-        moves = []
         for seat in (0, 1):
-            move, answer, failure = ask(host, seat, names[seat], turn, turns, history)
+            lines = "".join(f"{h[seat]} {h[1 - seat]}\n" for h in history)
+            host.write_file(seat, HISTORY, lines.encode())
+
+        def resolve(moves):
             events = []
-            if failure is not None:
-                failures[seat] += 1
-                events.append(f"{names[seat]} fails ({failure[0]}: {failure[1]})")
-            if noise and host.random(1)[0] % 100 < noise:
-                move = "C" if move == "D" else "D"
-                events.append(f"noise: {names[seat]}'s move is flipped to {move}")
-            moves.append(move)
-            if seat == 1:
-                gained = [PAYOFF[(moves[0], moves[1])], PAYOFF[(moves[1], moves[0])]]
-                for s in (0, 1):
-                    scores[s] += gained[s]
-                    cooperations[s] += moves[s] == "C"
-                events.append(
-                    f"turn {turn}: {names[0]} {moves[0]}, {names[1]} {moves[1]}: "
-                    f"{gained[0]}-{gained[1]}, total {scores[0]}-{scores[1]}"
-                )
-            host.judge(answer, failure, events)
+            for seat in (0, 1):
+                if noise and host.random(1)[0] % 100 < noise:
+                    moves[seat] = "C" if moves[seat] == "D" else "D"
+                    events.append(f"noise: {names[seat]}'s move is flipped to {moves[seat]}")
+            gained = [PAYOFF[(moves[0], moves[1])], PAYOFF[(moves[1], moves[0])]]
+            for s in (0, 1):
+                scores[s] += gained[s]
+                cooperations[s] += moves[s] == "C"
+            events.append(
+                f"turn {turn}: {names[0]} {moves[0]}, {names[1]} {moves[1]}: "
+                f"{gained[0]}-{gained[1]}, total {scores[0]}-{scores[1]}"
+            )
             for e in events:
                 host.log("  " + e)
+            return events
+
+        moves = manager.ask_all(
+            host,
+            lambda seat: f"turn {turn} of {turns}\n".encode(),
+            parse_answer,
+            lambda seat: "D",
+            resolve,
+        )
         history.append(tuple(moves))
+    failures = manager.failures
     if scores[0] == scores[1]:
         winners = []
         host.log(f"a draw at {scores[0]} points each")
