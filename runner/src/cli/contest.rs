@@ -280,28 +280,23 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
             };
             let existed = dir.exists();
             let contest = Contest::init(&dir, config)?;
-            let installed = match (&referee_src, &contest.config.game) {
+            let referee = match (&referee_src, &contest.config.game) {
                 (Some(src), koth::contest::config::GameConfig::Referee { referee_file, .. }) => {
                     install_file(&contest, referee_file, src)
                 }
                 _ => Ok(()),
             };
+            let installed = referee.and_then(|()| match (&opponent, &validation_opponent) {
+                (Some(rel), Some(src)) => install_opponent(&contest, rel, src),
+                _ => Ok(()),
+            });
             if let Err(e) = installed {
+                // Nothing half-made is left: the folder was new or empty.
                 let _ = std::fs::remove_dir_all(&dir);
                 if existed {
                     let _ = std::fs::create_dir(&dir);
                 }
                 return Err(e);
-            }
-            if let (Some(rel), Some(src)) = (&opponent, &validation_opponent) {
-                if let Err(e) = install_opponent(&contest, rel, src) {
-                    // Nothing half-made is left: the folder was new or empty.
-                    let _ = std::fs::remove_dir_all(&dir);
-                    if existed {
-                        let _ = std::fs::create_dir(&dir);
-                    }
-                    return Err(e);
-                }
             }
             println!(
                 "Contest created in {}. Next: koth contest add-author {} NAME, then koth serve {}",

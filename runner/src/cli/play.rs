@@ -3,7 +3,7 @@
 use super::common::{self, TournamentArgs};
 use anyhow::{bail, Context};
 use clap::Args;
-use koth::referee::component::{ComponentReferee, RefereeLimits};
+use koth::referee::component::{ComponentReferee, RefereeLimits, RefereeLoadError};
 use koth::referee::game::RefereeGame;
 use koth::referee::options::resolve;
 use koth::referee::schedule;
@@ -62,30 +62,13 @@ pub(crate) fn load_referee(
     path: &Path,
     entry: &RefereeEntry,
 ) -> anyhow::Result<ComponentReferee> {
-    let referee = ComponentReferee::load(
-        sandbox,
-        path,
-        RefereeLimits {
-            fuel: entry.fuel,
-            memory_bytes: entry.memory_bytes,
-        },
-        &VfsLimits::default(),
-    )
-    .with_context(|| {
-        format!(
+    ComponentReferee::load_pinned(sandbox, path, entry).map_err(|e| match e {
+        RefereeLoadError::NotTheOne { .. } => anyhow::Error::new(e),
+        e => anyhow::Error::new(e).context(format!(
             "the referee (give its folder with --bots): {}",
             path.display()
-        )
-    })?;
-    if referee.sha256_hex() != entry.sha256 {
-        bail!(
-            "the referee {} has SHA-256 {}, the manifest says {}: not the referee that played",
-            path.display(),
-            referee.sha256_hex(),
-            entry.sha256
-        );
-    }
-    Ok(referee)
+        )),
+    })
 }
 
 /// The run's options from the referee's description and the command line.

@@ -8,7 +8,7 @@ use super::{slurm, Contest, ContestError, GameConfig};
 use crate::games::coup::tournament::{Coup, CoupOptions, ScratchScope};
 use crate::games::run::{self, Folder, Resume};
 use crate::games::{Finished, Game, Player};
-use crate::referee::component::{ComponentReferee, RefereeLimits};
+use crate::referee::component::ComponentReferee;
 use crate::referee::game::RefereeGame;
 use crate::referee::shape::RefereeOptions;
 use crate::referee::Referee;
@@ -95,24 +95,7 @@ pub fn load_referee(
         return Err(failed("this contest's game has no referee"));
     };
     let path = contest.root().join(referee_file);
-    let loaded = ComponentReferee::load(
-        sandbox,
-        &path,
-        RefereeLimits {
-            fuel: referee.fuel,
-            memory_bytes: referee.memory_bytes,
-        },
-        &VfsLimits::default(),
-    )
-    .map_err(failed)?;
-    if loaded.sha256_hex() != referee.sha256 {
-        return Err(failed(format!(
-            "the referee {} has SHA-256 {}, not the {} the contest was created with",
-            path.display(),
-            loaded.sha256_hex(),
-            referee.sha256
-        )));
-    }
+    let loaded = ComponentReferee::load_pinned(sandbox, &path, referee).map_err(failed)?;
     Ok((
         RefereeGame::new(Arc::new(loaded) as Arc<dyn Referee>),
         referee.clone(),

@@ -80,6 +80,19 @@ pub enum RefereeLoadError {
         /// What is wrong.
         why: String,
     },
+    /// It is not the referee a manifest (or a contest) names: another SHA-256.
+    #[error(
+        "the referee {} has SHA-256 {found}, the manifest says {expected}: not the referee that played",
+        path.display()
+    )]
+    NotTheOne {
+        /// The file.
+        path: PathBuf,
+        /// Its SHA-256.
+        found: String,
+        /// The one recorded.
+        expected: String,
+    },
 }
 
 /// The store's data: the referee's WASI state and the match it plays.
@@ -257,6 +270,28 @@ impl std::fmt::Debug for ComponentReferee {
 }
 
 impl ComponentReferee {
+    /// Load the referee `entry` records (a run's manifest, a contest's configuration) from
+    /// `path`, with the limits it records, and check that it is that referee: its SHA-256.
+    pub fn load_pinned(
+        sandbox: &Sandbox,
+        path: &Path,
+        entry: &RefereeEntry,
+    ) -> Result<ComponentReferee, RefereeLoadError> {
+        let limits = RefereeLimits {
+            fuel: entry.fuel,
+            memory_bytes: entry.memory_bytes,
+        };
+        let referee = ComponentReferee::load(sandbox, path, limits, &VfsLimits::default())?;
+        if referee.sha256_hex() != entry.sha256 {
+            return Err(RefereeLoadError::NotTheOne {
+                path: path.to_path_buf(),
+                found: referee.sha256_hex(),
+                expected: entry.sha256.clone(),
+            });
+        }
+        Ok(referee)
+    }
+
     /// Load the referee at `path`: checked and compiled as a bot component is (its imports
     /// may add `koth:game`), linked, and described; the description must pass
     /// [`check_description`] with directories within `caps`.
