@@ -467,149 +467,158 @@ fn means(n: usize, per_match: &[Vec<(usize, f64)>], matches: &[usize]) -> Vec<f6
         .collect()
 }
 
-/// Each bot's rating from every match, without an interval: on Elo's scale for
-/// [`Basis::Wins`], the mean score per match (0 for a bot with none) for [`Basis::Score`].
-/// The leaderboard is sorted by it before [`ratings_by`] draws the intervals.
-pub fn point(n: usize, summaries: &[MatchSummary], basis: Basis) -> Vec<f64> {
-    let all: Vec<usize> = (0..summaries.len()).collect();
-    match basis {
-        Basis::Wins => {
-            let per_match: Vec<Vec<Comparison>> = summaries.iter().map(comparisons).collect();
-            fit(n, &per_match, &all, PRIOR)
-                .into_iter()
-                .map(elo)
-                .collect()
-        }
-        Basis::Score => {
-            let per_match: Vec<Vec<(usize, f64)>> = summaries.iter().map(scores_of).collect();
-            means(n, &per_match, &all)
-                .into_iter()
-                .map(|m| if m.is_nan() { 0.0 } else { m })
-                .collect()
-        }
-    }
-}
-
 /// One bootstrap resample's value for each bot, from the matches it picked.
-type Resample<'a> = Box<dyn Fn(&[usize]) -> Vec<f64> + Sync + 'a>;
+type Resample = Box<dyn Fn(&[usize]) -> Vec<f64> + Sync>;
 
 /// The virtual draws of every bot against an average reference in the Bradley–Terry fit.
 const PRIOR: f64 = 1.0;
 
-/// Bradley–Terry ratings of `n` bots from `summaries` ([`Basis::Wins`]); see [`ratings_by`].
+/// Bradley–Terry ratings of `n` bots from `summaries` ([`Basis::Wins`]); see [`Rater`].
 pub fn ratings(n: usize, summaries: &[MatchSummary], order: &[usize], seed: u64) -> Vec<Rating> {
-    ratings_by(n, summaries, Basis::Wins, order, seed)
+    Rater::new(n, summaries, Basis::Wins).ratings(order, seed)
 }
 
-/// Ratings of `n` bots from `summaries` on `basis`, with bootstrap intervals drawn from `seed`
-/// when there are at least [`MIN_MATCHES`] independent matches; `order` is the leaderboard's
-/// order of bots (for "above the next one"). Returns one rating per bot, by bot index.
-pub fn ratings_by(
+/// A run's matches made ready to rate on a basis: what each match says (its comparisons or
+/// its scores), the rating on every match, and how a bootstrap resample is rated. The
+/// leaderboard is sorted by [`Rater::point`] before [`Rater::ratings`] draws the intervals,
+/// from the same fit.
+pub struct Rater {
     n: usize,
-    summaries: &[MatchSummary],
-    basis: Basis,
-    order: &[usize],
-    seed: u64,
-) -> Vec<Rating> {
-    let independent = independent_matches(summaries);
-    let all: Vec<usize> = (0..summaries.len()).collect();
-    // One resample's values per bot: log-strengths (Wins) or means (Score, NaN for a bot the
-    // resample does not hold); and how a value reads on the rating's scale.
-    let (point, resample, scale): (Vec<f64>, Resample<'_>, fn(f64) -> f64) = match basis {
-        Basis::Wins => {
-            let per_match: Vec<Vec<Comparison>> = summaries.iter().map(comparisons).collect();
-            let point = fit(n, &per_match, &all, PRIOR);
-            (
-                point,
-                Box::new(move |pick: &[usize]| fit(n, &per_match, pick, PRIOR)),
-                elo,
-            )
+    matches: usize,
+    independent: usize,
+    /// The rating on every match before `scale`: log-strengths (Wins) or means (Score, 0 for
+    /// a bot in none).
+    point: Vec<f64>,
+    /// One resample's values per bot (Score: NaN for a bot the resample does not hold).
+    resample: Resample,
+    /// How a value reads on the rating's scale.
+    scale: fn(f64) -> f64,
+}
+
+impl Rater {
+    /// Rate `n` bots on `basis` from `summaries`.
+    pub fn new(n: usize, summaries: &[MatchSummary], basis: Basis) -> Rater {
+        let all: Vec<usize> = (0..summaries.len()).collect();
+        let (point, resample, scale): (Vec<f64>, Resample, fn(f64) -> f64) = match basis {
+            Basis::Wins => {
+                let per_match: Vec<Vec<Comparison>> = summaries.iter().map(comparisons).collect();
+                let point = fit(n, &per_match, &all, PRIOR);
+                (
+                    point,
+                    Box::new(move |pick: &[usize]| fit(n, &per_match, pick, PRIOR)),
+                    elo,
+                )
+            }
+            Basis::Score => {
+                let per_match: Vec<Vec<(usize, f64)>> = summaries.iter().map(scores_of).collect();
+                let point = means(n, &per_match, &all)
+                    .into_iter()
+                    .map(|m| if m.is_nan() { 0.0 } else { m })
+                    .collect();
+                (
+                    point,
+                    Box::new(move |pick: &[usize]| means(n, &per_match, pick)),
+                    |x| x,
+                )
+            }
+        };
+        Rater {
+            n,
+            matches: summaries.len(),
+            independent: independent_matches(summaries),
+            point,
+            resample,
+            scale,
         }
-        Basis::Score => {
-            let per_match: Vec<Vec<(usize, f64)>> = summaries.iter().map(scores_of).collect();
-            let point = means(n, &per_match, &all)
-                .into_iter()
-                .map(|m| if m.is_nan() { 0.0 } else { m })
+    }
+
+    /// Each bot's rating from every match, without an interval, by bot index: on Elo's
+    /// scale for [`Basis::Wins`], the mean score per match for [`Basis::Score`].
+    pub fn point(&self) -> Vec<f64> {
+        self.point.iter().map(|&x| (self.scale)(x)).collect()
+    }
+
+    /// The ratings, with bootstrap intervals drawn from `seed` when there are at least
+    /// [`MIN_MATCHES`] independent matches; `order` is the leaderboard's order of bots (for
+    /// "above the next one"). One rating per bot, by bot index.
+    pub fn ratings(&self, order: &[usize], seed: u64) -> Vec<Rating> {
+        let Rater {
+            n,
+            matches,
+            independent,
+            ref point,
+            ref resample,
+            scale,
+        } = *self;
+        if independent < MIN_MATCHES {
+            return point
+                .iter()
+                .map(|&x| Rating {
+                    rating: scale(x),
+                    low: None,
+                    high: None,
+                    above_next: None,
+                })
                 .collect();
-            (
-                point,
-                Box::new(move |pick: &[usize]| means(n, &per_match, pick)),
-                |x| x,
-            )
         }
-    };
-    if independent < MIN_MATCHES {
-        return point
-            .iter()
-            .map(|&x| Rating {
-                rating: scale(x),
-                low: None,
-                high: None,
-                above_next: None,
-            })
+        // Unchanged from before the minimum existed (archives above it stay byte-identical): the
+        // resamples draw from every match, void ones included.
+        let mut rng =
+            ChaCha8Rng::seed_from_u64(crate::seed::derive_u64(seed, "ratings/bootstrap", &[]));
+        let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(RESAMPLES); n];
+        let mut above = vec![0usize; n];
+        // The resamples are drawn in order from the one generator, then fitted on every core:
+        // each fit depends only on its resample, so the figures are the same at any core count.
+        let picks: Vec<Vec<usize>> = (0..RESAMPLES)
+            .map(|_| (0..matches).map(|_| rng.random_range(0..matches)).collect())
             .collect();
-    }
-    // Unchanged from before the minimum existed (archives above it stay byte-identical): the
-    // resamples draw from every match, void ones included.
-    let mut rng =
-        ChaCha8Rng::seed_from_u64(crate::seed::derive_u64(seed, "ratings/bootstrap", &[]));
-    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(RESAMPLES); n];
-    let mut above = vec![0usize; n];
-    // The resamples are drawn in order from the one generator, then fitted on every core:
-    // each fit depends only on its resample, so the figures are the same at any core count.
-    let picks: Vec<Vec<usize>> = (0..RESAMPLES)
-        .map(|_| {
-            (0..all.len())
-                .map(|_| rng.random_range(0..all.len()))
-                .collect()
-        })
-        .collect();
-    let fits: Vec<Vec<f64>> = {
-        use rayon::prelude::*;
-        picks.par_iter().map(|pick| resample(pick)).collect()
-    };
-    for s in fits {
-        for (i, v) in s.iter().enumerate() {
-            // A bot the resample does not hold has no value in it (Score only).
-            if !v.is_nan() {
-                samples[i].push(*v);
+        let fits: Vec<Vec<f64>> = {
+            use rayon::prelude::*;
+            picks.par_iter().map(|pick| resample(pick)).collect()
+        };
+        for s in fits {
+            for (i, v) in s.iter().enumerate() {
+                // A bot the resample does not hold has no value in it (Score only).
+                if !v.is_nan() {
+                    samples[i].push(*v);
+                }
+            }
+            for w in order.windows(2) {
+                // Rated the same (two bots the resample shows alike: the same opponents, the same
+                // results) is not above, whatever the last bits of the fit say; nor is a bot the
+                // resample does not hold (NaN compares false).
+                if s[w[0]] > s[w[1]] + SAME {
+                    above[w[0]] += 1;
+                }
             }
         }
-        for w in order.windows(2) {
-            // Rated the same (two bots the resample shows alike: the same opponents, the same
-            // results) is not above, whatever the last bits of the fit say; nor is a bot the
-            // resample does not hold (NaN compares false).
-            if s[w[0]] > s[w[1]] + SAME {
-                above[w[0]] += 1;
+        // Each bot's resampled ratings, sorted once for both percentiles.
+        for v in &mut samples {
+            v.sort_by(|a, b| a.total_cmp(b));
+        }
+        let percentile = |v: &[f64], q: f64, at: f64| {
+            if v.is_empty() {
+                return at;
             }
-        }
+            let idx = ((v.len() as f64 - 1.0) * q).round() as usize;
+            v.get(idx).copied().unwrap_or(at)
+        };
+        let has_next: Vec<bool> = {
+            let mut h = vec![false; n];
+            for w in order.windows(2) {
+                h[w[0]] = true;
+            }
+            h
+        };
+        (0..n)
+            .map(|i| Rating {
+                rating: scale(point[i]),
+                low: Some(scale(percentile(&samples[i], 0.025, point[i]))),
+                high: Some(scale(percentile(&samples[i], 0.975, point[i]))),
+                above_next: has_next[i].then(|| above[i] as f64 / RESAMPLES as f64),
+            })
+            .collect()
     }
-    // Each bot's resampled ratings, sorted once for both percentiles.
-    for v in &mut samples {
-        v.sort_by(|a, b| a.total_cmp(b));
-    }
-    let percentile = |v: &[f64], q: f64, at: f64| {
-        if v.is_empty() {
-            return at;
-        }
-        let idx = ((v.len() as f64 - 1.0) * q).round() as usize;
-        v.get(idx).copied().unwrap_or(at)
-    };
-    let has_next: Vec<bool> = {
-        let mut h = vec![false; n];
-        for w in order.windows(2) {
-            h[w[0]] = true;
-        }
-        h
-    };
-    (0..n)
-        .map(|i| Rating {
-            rating: scale(point[i]),
-            low: Some(scale(percentile(&samples[i], 0.025, point[i]))),
-            high: Some(scale(percentile(&samples[i], 0.975, point[i]))),
-            above_next: has_next[i].then(|| above[i] as f64 / RESAMPLES as f64),
-        })
-        .collect()
 }
 
 #[cfg(test)]

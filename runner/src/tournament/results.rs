@@ -181,28 +181,28 @@ pub fn rate(
     seed: u64,
     unit: &MatchUnit,
 ) {
-    let basis = leaderboard.columns.basis();
     let index = |bot: &str| names.iter().position(|n| n == bot);
-    let point = super::ratings::point(names.len(), summaries, basis);
+    let rater = super::ratings::Rater::new(names.len(), summaries, leaderboard.columns.basis());
+    let point = rater.point();
     // Best rating first; bots whose ratings agree to a millionth (Elo points or score: two
-    // bots with the same record) keep the score's order, then the name's.
-    let key = |bot: &str| -> i128 {
-        index(bot)
+    // bots with the same record) keep the score's order, then the name's. Each row's key is
+    // computed once.
+    leaderboard.rows.sort_by_cached_key(|r| {
+        let key = index(&r.bot)
             .and_then(|i| point.get(i))
-            .map_or(i128::MIN, |&x| (x * 1e6).round() as i128)
-    };
-    leaderboard.rows.sort_by(|a, b| {
-        key(&b.bot)
-            .cmp(&key(&a.bot))
-            .then_with(|| b.score.cmp(&a.score))
-            .then_with(|| a.bot.cmp(&b.bot))
+            .map_or(i128::MIN, |&x| (x * 1e6).round() as i128);
+        (
+            std::cmp::Reverse(key),
+            std::cmp::Reverse(r.score),
+            r.bot.clone(),
+        )
     });
     let order: Vec<usize> = leaderboard
         .rows
         .iter()
         .filter_map(|r| index(&r.bot))
         .collect();
-    let ratings = super::ratings::ratings_by(names.len(), summaries, basis, &order, seed);
+    let ratings = rater.ratings(&order, seed);
     for row in &mut leaderboard.rows {
         row.rating = index(&row.bot).and_then(|i| ratings.get(i).copied());
     }
