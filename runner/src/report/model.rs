@@ -141,7 +141,7 @@ impl ReportData {
             .and_then(|b| serde_json::from_value(b.clone()).ok())
             .unwrap_or_default();
         let rating_heading = basis.heading(results.get("score").and_then(|s| s.as_str()));
-        let rating_centre = (basis == crate::tournament::ratings::Basis::Wins).then_some(1500.0);
+        let rating_centre = basis.centre();
         let ratings_note = results
             .get("ratings_note")
             .and_then(|n| n.as_str())
@@ -331,20 +331,14 @@ impl ReportData {
 /// What the game calls its matches: `results.json`'s `unit`, or for an archive written before
 /// it had one, a referee's word in the manifest, else the built-in game's.
 fn unit_of(results: &serde_json::Value, manifest: &serde_json::Value) -> String {
-    let word = |v: Option<&serde_json::Value>| {
+    fn text(v: Option<&serde_json::Value>) -> Option<&str> {
         v.and_then(serde_json::Value::as_str)
-            .filter(|w| !w.is_empty())
-            .map(str::to_string)
-    };
-    word(results.get("unit"))
-        .or_else(|| word(manifest.pointer("/options/game/scoring/matches")))
-        .unwrap_or_else(|| {
-            match manifest.get("game").and_then(serde_json::Value::as_str) {
-                Some("bank-heist") => "tournaments",
-                _ => "games",
-            }
-            .to_string()
-        })
+    }
+    crate::tournament::results::unit_word(
+        text(results.get("unit")).unwrap_or_default(),
+        text(manifest.pointer("/options/game/scoring/matches")),
+        text(manifest.get("game")).unwrap_or_default(),
+    )
 }
 
 /// Pairwise win rates over `matches` (`results.json`'s): in each match that is not void,

@@ -81,14 +81,17 @@ pub struct Leaderboard {
     pub bots: Vec<BoardRow>,
 }
 
-/// What a run's `results.json` calls its matches (`games`, a referee's word), or `matches`
-/// where it does not say (an archive of koth 0.5.0).
-pub fn unit_word(unit: &str) -> String {
-    if unit.is_empty() {
-        "matches".into()
-    } else {
-        unit.to_string()
-    }
+/// What a run's `results.json` calls its matches (`unit`: `games`, a referee's word), or where
+/// it does not say (koth 0.5.0), the contest's game's word, as the report falls back.
+pub fn unit_of(st: &AppState, unit: &str) -> String {
+    let game = &st.contest.config.game;
+    let referee_word = match game {
+        crate::contest::GameConfig::Referee {
+            referee_options, ..
+        } => Some(referee_options.game.scoring.matches.as_str()),
+        crate::contest::GameConfig::Coup { .. } => None,
+    };
+    crate::tournament::results::unit_word(unit, referee_word, game.name())
 }
 
 /// The leaderboard's data.
@@ -103,7 +106,7 @@ pub fn leaderboard_data(st: &AppState) -> Result<Leaderboard, ContestError> {
             ratings_note: None,
             rating_heading: "rating".into(),
             rating_digits: 0,
-            unit: unit_word(""),
+            unit: unit_of(st, ""),
             bots: Vec::new(),
         });
     };
@@ -135,11 +138,8 @@ pub fn leaderboard_data(st: &AppState) -> Result<Leaderboard, ContestError> {
             .results
             .ranked_by
             .heading(board.results.score.as_deref()),
-        unit: unit_word(&board.results.unit),
-        rating_digits: match board.results.ranked_by {
-            crate::tournament::ratings::Basis::Wins => 0,
-            crate::tournament::ratings::Basis::Score => 1,
-        },
+        unit: unit_of(st, &board.results.unit),
+        rating_digits: board.results.ranked_by.digits(),
         bots,
     })
 }

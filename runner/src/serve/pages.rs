@@ -315,7 +315,7 @@ fn run_page(st: &AppState, id: &str) -> Response {
     if r.state == "done" {
         if let Ok(board) = st.read_board(r.clone()) {
             body.push_str("<h2>Standings</h2><ol>");
-            let unit = api::unit_word(&board.results.unit);
+            let unit = api::unit_of(st, &board.results.unit);
             for row in &board.results.bots {
                 let _ = write!(
                     body,

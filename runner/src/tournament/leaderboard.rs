@@ -214,10 +214,7 @@ impl Leaderboard {
         }
         let rated = self.rows.iter().any(|r| r.rating.is_some());
         // Elo ratings read in whole points; a mean score to one decimal.
-        let digits = match c.basis() {
-            super::ratings::Basis::Wins => 0,
-            super::ratings::Basis::Score => 1,
-        };
+        let digits = c.basis().digits();
         let rating_cell = |r: &Row| match r.rating {
             Some(x) => match (x.low, x.high) {
                 (Some(low), Some(high)) => {

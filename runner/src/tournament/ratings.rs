@@ -395,7 +395,7 @@ fn solve_sparse(
 
 /// Elo scale from log-strengths: 400 log10, centred at 1500.
 fn elo(log_strength: f64) -> f64 {
-    1500.0 + 400.0 * log_strength / std::f64::consts::LN_10
+    ELO_CENTRE + 400.0 * log_strength / std::f64::consts::LN_10
 }
 
 /// The matches that compare at least two different bots (void ones compare nobody): what a
@@ -434,7 +434,24 @@ impl Basis {
             (Basis::Wins, _) => "rating".into(),
         }
     }
+
+    /// Decimals a rating is shown with: whole Elo points, a mean score to one decimal.
+    pub fn digits(self) -> usize {
+        match self {
+            Basis::Wins => 0,
+            Basis::Score => 1,
+        }
+    }
+
+    /// The rating of an average bot, which the interval bars mark: [`ELO_CENTRE`] on Elo's
+    /// scale; none for a mean score.
+    pub fn centre(self) -> Option<f64> {
+        (self == Basis::Wins).then_some(ELO_CENTRE)
+    }
 }
+
+/// The bots' average rating on Elo's scale.
+pub const ELO_CENTRE: f64 = 1500.0;
 
 /// Each bot's score in each match, for [`Basis::Score`]: the first position a bot holds in a
 /// match counts, once (as the standings count it); void matches hold nobody.

@@ -156,6 +156,22 @@ pub fn standings(names: &[String], summaries: &[MatchSummary], columns: Columns)
     Leaderboard::new(rows, columns)
 }
 
+/// What a run calls its matches, plural: `results.json`'s `unit`, or for an archive written
+/// before it had one (koth 0.5.0), the referee's word where the game is a referee's, else
+/// the built-in `game`'s.
+pub fn unit_word(unit: &str, referee_word: Option<&str>, game: &str) -> String {
+    let given = |w: &str| (!w.is_empty()).then(|| w.to_string());
+    given(unit)
+        .or_else(|| referee_word.and_then(given))
+        .unwrap_or_else(|| {
+            match game {
+                "bank-heist" => "tournaments",
+                _ => "games",
+            }
+            .to_string()
+        })
+}
+
 /// How a game names its matches and how a user asks for more of them, for the line that says
 /// why a run's ratings have no intervals.
 #[derive(Debug, Clone, PartialEq, Eq)]
