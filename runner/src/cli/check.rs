@@ -61,6 +61,14 @@ fn describe(kind: &BotKind) -> String {
     }
 }
 
+/// The formats a referee's game plays, by their command-line names, the default first.
+fn format_names(d: &Description) -> Vec<String> {
+    d.formats
+        .iter()
+        .map(|&f| FormatName::from(f).to_string())
+        .collect()
+}
+
 /// What a referee's game is, in one line: seats, teams, formats, options.
 fn describe_game(d: &Description) -> String {
     let seats = match d.seating {
@@ -72,11 +80,7 @@ fn describe_game(d: &Description) -> String {
     } else {
         format!(" in teams {:?}", d.teams)
     };
-    let formats: Vec<String> = d
-        .formats
-        .iter()
-        .map(|&f| FormatName::from(f).to_string())
-        .collect();
+    let formats = format_names(d);
     let options: Vec<String> = d
         .options
         .iter()
@@ -153,11 +157,7 @@ fn game_page(d: &Description) -> String {
             partners.join(" or ")
         );
     }
-    let formats: Vec<String> = d
-        .formats
-        .iter()
-        .map(|&f| FormatName::from(f).to_string())
-        .collect();
+    let formats = format_names(d);
     let _ = writeln!(
         out,
         "      formats: {} (the first is the default); {} round(s) by default; --paired {}",
