@@ -358,10 +358,10 @@ pub const WIT: [(&str, &str); 5] = [
 
 /// The example components' lock file: it pins wit-bindgen and its dependencies, so the
 /// component builds offline from cargo's cache once they were fetched, and as the examples do.
-const COMPONENT_LOCK: &str =
+pub(super) const COMPONENT_LOCK: &str =
     include_str!("../../../example-bots/components/rust-bank-heist/Cargo.lock");
 /// The example's package name in that lock file.
-const COMPONENT_LOCK_PACKAGE: &str = "name = \"bank-heist-component\"";
+pub(super) const COMPONENT_LOCK_PACKAGE: &str = "name = \"bank-heist-component\"";
 
 /// Every file of a scaffold: (path relative to the folder, content).
 pub fn files(game: Game, lang: Lang, name: &str) -> Vec<(String, Vec<u8>)> {

@@ -5,7 +5,7 @@
 //! The game written is a working one (the iterated Prisoner's Dilemma), so that the first
 //! build, check and tournament succeed before the host changes a line.
 
-use super::{write_files, ScaffoldError, WIT};
+use super::{write_files, ScaffoldError, COMPONENT_LOCK, COMPONENT_LOCK_PACKAGE, WIT};
 use std::path::Path;
 
 /// The templates: (path in the new folder, text).
@@ -55,16 +55,6 @@ const RUST_TEMPLATES: [(&str, &str); 3] = [
         include_str!("../../templates/referee-rust/src/lib.rs"),
     ),
 ];
-
-/// The lock file of a component built with wit-bindgen, whose root package is renamed and
-/// made to depend on the referee SDK: the scaffold builds with the versions koth's own
-/// components were tested with, and without a network where cargo's cache has them.
-const COMPONENT_LOCK: &str =
-    include_str!("../../../example-bots/components/rust-bank-heist/Cargo.lock");
-
-/// The root package's entry in [`COMPONENT_LOCK`].
-const COMPONENT_ROOT: &str =
-    "[[package]]\nname = \"bank-heist-component\"\nversion = \"0.1.0\"\ndependencies = [\n \"wit-bindgen\",\n]\n";
 
 /// The language a referee is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,7 +163,9 @@ pub fn rust_files(name: &str) -> Result<Vec<(String, Vec<u8>)>, ScaffoldError> {
         .filter(|b| !b.is_empty())
         .collect();
     let before = blocks.len();
-    blocks.retain(|b| b.as_str() != COMPONENT_ROOT.trim_end());
+    // The example's own package: the scaffold's and the SDK's take its place (the component
+    // lock koth's bot scaffolds use; its wit-bindgen pins are the referee's too).
+    blocks.retain(|b| !b.lines().any(|l| l == COMPONENT_LOCK_PACKAGE));
     if blocks.len() + 1 != before {
         return Err(ScaffoldError::Template(
             "the component lock file has no root package",
