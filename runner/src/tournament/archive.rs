@@ -329,13 +329,7 @@ impl serde_json::ser::Formatter for LinesFormatter {
 /// [`INVOCATIONS_PLAIN`] of an archive written by koth 0.5.0 or earlier. (The compressed name
 /// when neither exists, for the error that names it.)
 pub fn invocations_path(root: &Path) -> PathBuf {
-    let plain = root.join(INVOCATIONS_PLAIN);
-    let packed = root.join(INVOCATIONS);
-    if !packed.exists() && plain.exists() {
-        plain
-    } else {
-        packed
-    }
+    super::seekable::packed_or_plain(root, INVOCATIONS, INVOCATIONS_PLAIN)
 }
 
 /// Read the lines of the invocation file at `path` (from [`invocations_path`]): decompressed

@@ -310,13 +310,7 @@ pub fn write_file(path: &Path, entries: &[Entry<'_>]) -> std::io::Result<()> {
 /// Where an archive's container is: [`MATCHES`], or the plain [`MATCHES_ZIP`] of an archive
 /// written by koth 0.3.0 to 0.5.0. (The compressed name when neither exists.)
 pub fn container_path(root: &Path) -> std::path::PathBuf {
-    let packed = root.join(MATCHES);
-    let plain = root.join(MATCHES_ZIP);
-    if !packed.exists() && plain.exists() {
-        plain
-    } else {
-        packed
-    }
+    super::seekable::packed_or_plain(root, MATCHES, MATCHES_ZIP)
 }
 
 /// Open the zip at `path`: seekable zstd when its name ends in `.zst`, else a plain zip.

@@ -74,6 +74,18 @@ pub(crate) fn decompress_frame(packed: &[u8], size: usize) -> std::io::Result<Ve
 pub trait ReadSeek: Read + Seek + Send {}
 impl<T: Read + Seek + Send> ReadSeek for T {}
 
+/// Where an archive's compressed file `packed` is in `root`, or its `plain` name in a layout
+/// before 0.6.0 where only that exists (the compressed name when neither does, for the error
+/// that names it).
+pub fn packed_or_plain(root: &std::path::Path, packed: &str, plain: &str) -> std::path::PathBuf {
+    let (packed, plain) = (root.join(packed), root.join(plain));
+    if !packed.exists() && plain.exists() {
+        plain
+    } else {
+        packed
+    }
+}
+
 /// Open the archive file at `path`: decompressed when its name ends in `.zst` (refused as
 /// `InvalidData` when it is no seekable zstd), else as it is (a layout before 0.6.0).
 pub fn open_any(path: &std::path::Path) -> std::io::Result<Box<dyn ReadSeek>> {
