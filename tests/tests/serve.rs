@@ -272,6 +272,108 @@ fn uploads_run_reach_the_leaderboard_and_export_as_a_verifiable_archive() {
         "--all",
     ]);
     assert!(!verified.is_empty());
+    superseded_run_is_condensed_and_rebuilt(&server, &dir, tmp.path(), last);
+}
+
+/// Run `first` of the contest in `dir`, superseded by a newer run: its folder holds its
+/// standings, manifest and tables only, its match index is gone, its replays answer 410,
+/// and `koth contest export --run` rebuilds its whole archive from the store, which verifies;
+/// a kept receipt that does not match is refused by name.
+fn superseded_run_is_condensed_and_rebuilt(
+    server: &Server,
+    dir: &std::path::Path,
+    tmp: &std::path::Path,
+    first: i64,
+) {
+    let runs = server.json("/api/runs");
+    let old = runs
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == first)
+        .unwrap();
+    assert!(old["pruned"].is_i64(), "{runs}");
+    assert!(runs[0]["pruned"].is_null(), "the leaderboard's run: {runs}");
+    let run_dir = dir.join(format!("runs/{first}"));
+    let mut kept: Vec<String> = std::fs::read_dir(&run_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    kept.sort();
+    assert_eq!(
+        kept,
+        [
+            "head-to-head.txt",
+            "leaderboard.txt",
+            "manifest.json",
+            "standings.json"
+        ]
+    );
+    let standings: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(run_dir.join("standings.json")).unwrap()).unwrap();
+    assert_eq!(standings["matches"], serde_json::json!([]));
+    assert_eq!(standings["bots"].as_array().unwrap().len(), 3);
+    let receipt = standings["receipt"].as_str().unwrap().to_string();
+    assert_eq!(receipt.len(), 64);
+    let conn = koth::contest::Contest::open(dir).unwrap().db().unwrap();
+    assert!(koth::contest::db::matches_of(&conn, first, "law")
+        .unwrap()
+        .is_empty());
+    let newest = runs[0]["id"].as_i64().unwrap();
+    assert!(!koth::contest::db::matches_of(&conn, newest, "law")
+        .unwrap()
+        .is_empty());
+    let (code, body) = server.get(&format!("/runs/{first}/matches/0"));
+    assert_eq!(code, 410, "{body}");
+    assert!(body.contains(&format!("--run {first}")), "{body}");
+    let (code, page) = server.get(&format!("/runs/{first}"));
+    assert_eq!(code, 200);
+    assert!(
+        page.contains("Standings") && page.contains("law ("),
+        "{page}"
+    );
+    // Rebuilt from the store: every match taken from it, the receipt the one kept.
+    let out = tmp.join("export-first");
+    let said = koth(&[
+        "contest",
+        "export",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--run",
+        &first.to_string(),
+    ]);
+    assert!(said.contains("receipt is the one the run kept"), "{said}");
+    assert!(!said.contains("played again"), "{said}");
+    let results: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
+    assert_eq!(results["receipt"], receipt.as_str());
+    assert_eq!(results["matches"].as_array().unwrap().len(), 12);
+    let bots = out.join("bots");
+    koth(&[
+        "verify",
+        out.to_str().unwrap(),
+        "--bots",
+        bots.to_str().unwrap(),
+        "--all",
+    ]);
+    // A kept receipt that the rebuilt archive does not give is an error naming both.
+    let mut forged = standings.clone();
+    forged["receipt"] = "0".repeat(64).into();
+    std::fs::write(run_dir.join("standings.json"), forged.to_string()).unwrap();
+    let again = tmp.join("export-forged");
+    let o = std::process::Command::new(koth_tests::koth_bin())
+        .args(["contest", "export", dir.to_str().unwrap(), "--out"])
+        .arg(&again)
+        .args(["--run", &first.to_string()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains(&receipt) && err.contains(&"0".repeat(64)),
+        "{err}"
+    );
 }
 
 #[test]
@@ -390,10 +492,21 @@ fn a_server_killed_during_a_run_finishes_it_from_its_journal_on_restart() {
     }
     coup.push(scratch.to_string_lossy().into_owned());
     koth(&coup.iter().map(String::as_str).collect::<Vec<_>>());
-    assert_eq!(
-        koth_tests::read_tree(&dir.join(format!("runs/{killed}"))),
-        koth_tests::read_tree(&scratch)
-    );
+    // Its export: copied if it is the leaderboard's run, else (superseded, condensed)
+    // rebuilt from the store.
+    let out = tmp.path().join("export");
+    koth(&[
+        "contest",
+        "export",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--run",
+        &killed.to_string(),
+    ]);
+    let mut exported = koth_tests::read_tree(&out);
+    exported.retain(|k, _| !k.starts_with("bots"));
+    assert_eq!(exported, koth_tests::read_tree(&scratch));
 }
 
 #[test]

@@ -203,7 +203,7 @@ fn a_check_past_its_memory_cap_is_stopped() {
 }
 
 #[test]
-fn past_the_disk_quota_an_older_runs_logs_go_and_its_replays_answer_410() {
+fn past_the_disk_quota_an_older_run_is_condensed_and_its_replays_answer_410() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = contest(tmp.path(), &["--rounds", "100"]);
     let alice = author(&dir, "alice");
@@ -221,6 +221,9 @@ fn past_the_disk_quota_an_older_runs_logs_go_and_its_replays_answer_410() {
     let mut json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
     json["max_disk_mib"] = quota_mib.into();
+    // Every run kept whole but for the quota (by default a run is condensed as soon as a
+    // newer one finishes: `serve.rs` tests that).
+    json["whole_runs"] = 10.into();
     std::fs::write(&config, json.to_string()).unwrap();
     let server = Server::start(&dir, &tmp.path().join("stderr2"));
     let (code, body) = server.upload(
@@ -246,7 +249,8 @@ fn past_the_disk_quota_an_older_runs_logs_go_and_its_replays_answer_410() {
         "the leaderboard's run is kept: {runs}"
     );
     assert!(!dir.join(format!("runs/{oldest}/matches.zip.zst")).exists());
-    assert!(dir.join(format!("runs/{oldest}/results.json")).is_file());
+    assert!(!dir.join(format!("runs/{oldest}/results.json")).exists());
+    assert!(dir.join(format!("runs/{oldest}/standings.json")).is_file());
     let (code, body) = server.get(&format!("/runs/{oldest}/matches/0"));
     assert_eq!(code, 410, "{body}");
     assert!(body.contains("disk quota"), "{body}");

@@ -49,6 +49,11 @@ pub(crate) struct LadderBench {
     /// temporary folder.
     #[arg(long, value_name = "DIR")]
     keep: Option<PathBuf>,
+    /// Play it as a contest's runs instead (what `koth serve` does after each upload), in
+    /// this process: the ladder, then two new entries, with the contest's disk by part after
+    /// each run and the server's leaderboard and bot page timed.
+    #[arg(long)]
+    contest: bool,
 }
 
 /// CPU time, page faults and context switches the kernel charged to a finished child.
@@ -351,8 +356,38 @@ pub(crate) fn ladder(a: LadderBench) -> anyhow::Result<ExitCode> {
         )?;
         files.push(path);
     }
-    let store = root.join("store");
     let jobs = a.jobs.unwrap_or_else(cores);
+    if a.contest {
+        // A second new entry shows the steady state: what one more run adds.
+        let (stem, bytes) = &modules[(a.entries + 1) % modules.len()];
+        let path = bots_dir.join(format!("{stem}_{:04}.wasm", a.entries + 1));
+        std::fs::write(
+            &path,
+            with_custom_section(
+                bytes,
+                "koth-ladder-entry",
+                (a.entries + 1).to_string().as_bytes(),
+            ),
+        )?;
+        files.push(path);
+        println!(
+            "Coup ladder: {} entries copied from {} modules, {} rounds, --jobs {jobs} on {} cores",
+            a.entries,
+            modules.len(),
+            a.rounds,
+            cores()
+        );
+        super::bench_contest::contest_ladder(
+            &files,
+            a.entries,
+            a.rounds,
+            a.opponents,
+            jobs,
+            &root,
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let store = root.join("store");
     let mut extra: Vec<OsString> = Vec::new();
     if let Some(m) = a.opponents {
         extra.extend(["--opponents".into(), m.to_string().into()]);

@@ -114,10 +114,15 @@ enum ContestCommand {
         /// The memory an upload's check may take, in MiB (compiling is not bounded by fuel).
         #[arg(long, value_name = "MIB", default_value_t = 1024)]
         check_memory_mib: u64,
-        /// The disk the contest keeps, in MiB (past it, older runs' match logs are removed,
-        /// then uploads refused).
+        /// The disk the contest keeps, in MiB (past it, older runs are condensed to their
+        /// standings, then uploads refused).
         #[arg(long, value_name = "MIB", default_value_t = 4096)]
         max_disk_mib: u64,
+        /// How many of the newest finished runs keep their whole archives (match logs and
+        /// replays); older ones are condensed to their standings, their matches kept in the
+        /// store (`koth contest export --run N` rebuilds them).
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        whole_runs: u32,
     },
     /// Check one upload as `koth serve` does, in a process of its own (`koth serve` runs
     /// it): prints one JSON line, `{"refused": null}` or `{"refused": "why"}`.
@@ -186,14 +191,19 @@ enum ContestCommand {
         /// The contest folder.
         dir: PathBuf,
     },
-    /// Write the newest finished run as an ordinary archive (the bots' files in its `bots/`),
-    /// which `koth verify ARCHIVE --bots ARCHIVE/bots` checks.
+    /// Write a finished run (the newest, or `--run ID`) as an ordinary archive (the bots'
+    /// files in its `bots/`), which `koth verify ARCHIVE --bots ARCHIVE/bots` checks; a run
+    /// condensed to its standings is rebuilt from the contest's store.
     Export {
         /// The contest folder.
         dir: PathBuf,
         /// The archive folder to write (new or empty).
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+        /// The run to export [default: the leaderboard's]. A condensed run is rebuilt from
+        /// the contest's store and checked against its kept receipt.
+        #[arg(long, value_name = "ID")]
+        run: Option<i64>,
     },
 }
 
@@ -223,6 +233,7 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
             check_seconds,
             check_memory_mib,
             max_disk_mib,
+            whole_runs,
         } => {
             let opponent = match &validation_opponent {
                 Some(file) => Some(validation_file(file)?),
@@ -234,6 +245,7 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
                 check_seconds,
                 check_memory_mib,
                 max_disk_mib,
+                whole_runs: whole_runs as usize,
                 fuel,
                 memory_mib: memory,
                 jobs: jobs.unwrap_or(0),
@@ -369,19 +381,26 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
                 println!("{when}  {:<14} {:<32} {}", e.action, e.subject, e.detail);
             }
         }
-        ContestCommand::Export { dir, out } => export(&dir, &out)?,
+        ContestCommand::Export { dir, out, run } => export(&dir, &out, run)?,
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn export(dir: &Path, out: &Path) -> anyhow::Result<()> {
+fn export(dir: &Path, out: &Path, id: Option<i64>) -> anyhow::Result<()> {
     let contest = Contest::open(dir)?;
     let conn = contest.db()?;
-    let Some(run) = db::latest_done(&conn)? else {
-        bail!(
-            "{}: no run has finished yet: nothing to export",
-            dir.display()
-        );
+    let run = match id {
+        None => db::latest_done(&conn)?.with_context(|| {
+            format!(
+                "{}: no run has finished yet: nothing to export",
+                dir.display()
+            )
+        })?,
+        Some(id) => match db::get_run(&conn, id)? {
+            Some(r) if r.state == "done" => r,
+            Some(r) => bail!("--run {id}: the run is {}, not finished", r.state),
+            None => bail!("--run {id}: {} has no such run", dir.display()),
+        },
     };
     if out.exists()
         && std::fs::read_dir(out)
@@ -394,10 +413,26 @@ fn export(dir: &Path, out: &Path) -> anyhow::Result<()> {
             out.display()
         );
     }
-    copy_tree(&contest.run_dir(run.id), out)?;
+    let versions = db::versions_by_id(&conn, &run.versions)?;
+    if run.pruned.is_some() {
+        println!(
+            "Run #{} was condensed to its standings: rebuilding its archive from the store ({} matches)...",
+            run.id, run.total
+        );
+        let outcome = koth::contest::run::rebuild(&contest, run.id, &versions, out)?;
+        if outcome.played > 0 {
+            println!(
+                "{} match(es) were missing from the store and were played again.",
+                outcome.played
+            );
+        }
+        println!("The rebuilt archive's receipt is the one the run kept.");
+    } else {
+        copy_tree(&contest.run_dir(run.id), out)?;
+    }
     let bots = out.join("bots");
     std::fs::create_dir_all(&bots).with_context(|| format!("creating {}", bots.display()))?;
-    for v in db::versions_by_id(&conn, &run.versions)? {
+    for v in &versions {
         let from = contest.version_file(v.id, &v.file);
         std::fs::copy(&from, bots.join(&v.file))
             .with_context(|| format!("copying {}", from.display()))?;

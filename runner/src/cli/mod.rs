@@ -3,6 +3,7 @@
 mod bank_heist;
 mod bench;
 mod bench_bank_heist;
+mod bench_contest;
 mod bench_euchre;
 mod bench_play;
 mod bench_scale;

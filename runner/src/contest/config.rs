@@ -91,10 +91,16 @@ pub struct ContestConfig {
     /// and branch tables took cranelift 400 MB and 6 s, a 3.4 MB one 1.5 GB and 46 s.
     #[serde(default = "default_check_memory_mib")]
     pub check_memory_mib: u64,
-    /// The disk the contest keeps, in MiB: past it, the archives of older runs are removed
-    /// (their leaderboard and receipt stay), then uploads are refused.
+    /// The disk the contest keeps, in MiB: past it, older runs are condensed to their
+    /// standings (see [`super::disk`]), then uploads are refused.
     #[serde(default = "default_max_disk_mib")]
     pub max_disk_mib: u64,
+    /// How many of the newest finished runs keep their archives whole; older runs are
+    /// condensed to their standings as soon as a newer run finishes (their matches stay in
+    /// the store, and `koth contest export --run N` rebuilds them), so the disk a run adds
+    /// grows with its new matches, not with the ladder.
+    #[serde(default = "default_whole_runs")]
+    pub whole_runs: usize,
     /// Where a run's matches are played: in the server's process (the default), or as a
     /// Slurm job array.
     #[serde(default, skip_serializing_if = "Executor::is_local")]
@@ -143,6 +149,10 @@ fn default_max_disk_mib() -> u64 {
     4096
 }
 
+fn default_whole_runs() -> usize {
+    1
+}
+
 fn default_bots_per_author() -> usize {
     3
 }
@@ -176,6 +186,7 @@ impl ContestConfig {
             check_seconds: default_check_seconds(),
             check_memory_mib: default_check_memory_mib(),
             max_disk_mib: default_max_disk_mib(),
+            whole_runs: default_whole_runs(),
             executor: Executor::Local,
         }
     }
@@ -255,6 +266,9 @@ impl ContestConfig {
                 "max_disk_mib {} is out of range (at least 1)",
                 self.max_disk_mib
             ));
+        }
+        if self.whole_runs == 0 {
+            return Err("whole_runs must be at least 1 (the leaderboard's run)".into());
         }
         if let Executor::Slurm { shards, .. } = self.executor {
             if shards == 0 || shards > 1000 {

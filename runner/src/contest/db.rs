@@ -190,12 +190,16 @@ pub fn clear_refused(conn: &mut Connection) -> Result<usize, ContestError> {
     Ok(n)
 }
 
-/// Mark run `id`'s archive removed (its leaderboard and receipt kept).
-pub fn mark_pruned(conn: &Connection, id: i64) -> Result<(), ContestError> {
-    conn.execute(
+/// Mark run `id`'s archive condensed (its standings and receipt kept) and drop its match
+/// index, which only the leaderboard's run is read by: neither grows with the runs.
+pub fn mark_pruned(conn: &mut Connection, id: i64) -> Result<(), ContestError> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    tx.execute("DELETE FROM matches WHERE run = ?1", [id])?;
+    tx.execute(
         "UPDATE runs SET pruned = ?2 WHERE id = ?1",
         params![id, now()],
     )?;
+    tx.commit()?;
     Ok(())
 }
 
@@ -701,7 +705,8 @@ pub struct Run {
     pub created: i64,
     /// When it ended.
     pub finished: Option<i64>,
-    /// When its archive's match logs were removed (the disk quota); its standings stay.
+    /// When its archive was condensed to its standings (a newer run superseded it, or the
+    /// disk quota); every match stays in the store, from which the archive can be rebuilt.
     pub pruned: Option<i64>,
 }
 

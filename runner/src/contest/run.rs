@@ -128,6 +128,63 @@ pub fn execute(
     versions: &[Version],
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(Outcome, Vec<MatchRow>), ContestError> {
+    let out = contest.run_dir(id);
+    execute_into(
+        contest,
+        id,
+        versions,
+        &out,
+        &contest.config.executor,
+        progress,
+    )
+}
+
+/// Rebuild the whole archive of run `id` (of these versions), condensed since, into `out`
+/// (new or empty): its matches come from the contest's store (any the store lost are played
+/// again, here), and the archive's receipt must be the one the run kept, or it is an error
+/// that says so (the rebuilt archive is left in `out` to look at).
+pub fn rebuild(
+    contest: &Contest,
+    id: i64,
+    versions: &[Version],
+    out: &Path,
+) -> Result<Outcome, ContestError> {
+    let kept = receipt_in(&super::disk::results_file(&contest.run_dir(id)))?;
+    let (outcome, _) = execute_into(contest, id, versions, out, &Executor::Local, &|_, _| {})?;
+    let rebuilt = receipt_in(&out.join("results.json"))?;
+    if rebuilt != kept {
+        return Err(failed(format!(
+            "the archive rebuilt in {} has the receipt {rebuilt}, but run {id} kept {kept}: \
+             the contest's store, its versions or koth itself changed since the run",
+            out.display()
+        )));
+    }
+    Ok(outcome)
+}
+
+/// The receipt a `results.json` (or a condensed run's standings) holds.
+fn receipt_in(path: &Path) -> Result<String, ContestError> {
+    #[derive(serde::Deserialize)]
+    struct Receipt {
+        receipt: String,
+    }
+    let bytes = std::fs::read(path).map_err(super::io(path))?;
+    let r: Receipt = serde_json::from_slice(&bytes).map_err(|e| ContestError::Config {
+        path: path.to_path_buf(),
+        what: e.to_string(),
+    })?;
+    Ok(r.receipt)
+}
+
+/// [`execute`] into `out`, played by `executor`.
+fn execute_into(
+    contest: &Contest,
+    id: i64,
+    versions: &[Version],
+    out: &Path,
+    executor: &Executor,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<(Outcome, Vec<MatchRow>), ContestError> {
     let mut versions = versions.to_vec();
     versions.sort_by(|a, b| a.bot.cmp(&b.bot));
     let sandbox = sandbox(contest, versions.len())?;
@@ -137,7 +194,13 @@ pub fn execute(
         let bot = sandbox.load_file(&path, Some(&v.bot)).map_err(failed)?;
         bots.push(Arc::new(bot));
     }
-    let out = contest.run_dir(id);
+    let at = Target {
+        contest,
+        id,
+        out,
+        executor,
+        progress,
+    };
     let played = match &contest.config.game {
         GameConfig::Coup {
             rounds,
@@ -150,10 +213,7 @@ pub fn execute(
             &bots,
             &versions,
             &sandbox,
-            contest,
-            id,
-            &out,
-            progress,
+            &at,
         ),
         GameConfig::Referee {
             referee_options: o, ..
@@ -165,14 +225,11 @@ pub fn execute(
                 &bots,
                 &versions,
                 &sandbox,
-                contest,
-                id,
-                &out,
-                progress,
+                &at,
             )
         }),
     };
-    if played.is_err() && !contest.config.executor.is_local() {
+    if played.is_err() && !executor.is_local() {
         // The run is marked failed and never taken up again: nothing of its job may go on.
         slurm::abandon(contest, id);
     }
@@ -217,9 +274,19 @@ fn command_line(contest: &Contest) -> Result<Vec<String>, ContestError> {
     })
 }
 
+/// Where a run is played: the contest, the run, its archive folder, who plays it, and whom
+/// it tells of each match done.
+#[derive(Clone, Copy)]
+struct Target<'a> {
+    contest: &'a Contest,
+    id: i64,
+    out: &'a Path,
+    executor: &'a Executor,
+    progress: &'a (dyn Fn(usize, usize) + Sync),
+}
+
 /// The tournament itself, for any game: what `koth <game> --out OUT --reuse STORE [--resume]`
 /// does, without its printing.
-#[allow(clippy::too_many_arguments)]
 fn play<G: Game>(
     game: &G,
     opts: G::Options,
@@ -227,11 +294,15 @@ fn play<G: Game>(
     bots: &[Arc<Bot>],
     versions: &[Version],
     sandbox: &Sandbox,
-    contest: &Contest,
-    id: i64,
-    out: &Path,
-    progress: &(dyn Fn(usize, usize) + Sync),
+    at: &Target<'_>,
 ) -> Result<(Outcome, Vec<MatchRow>), ContestError> {
+    let Target {
+        contest,
+        id,
+        out,
+        executor,
+        progress,
+    } = *at;
     let files = versions.iter().map(|v| v.file.clone());
     let manifest = run::manifest(game.name(), referee, bots, files, opts, sandbox);
     let total = game.match_count(bots.len(), &manifest.options);
@@ -241,7 +312,7 @@ fn play<G: Game>(
         journal,
         done,
     } = Folder::prepare(out, &manifest, &header, Resume::IfSame).map_err(failed)?;
-    let (records, known, outcome) = match &contest.config.executor {
+    let (records, known, outcome) = match executor {
         Executor::Local => {
             let resumed = done.len();
             let store = Store::open(&contest.store_dir()).map_err(failed)?;
@@ -332,7 +403,7 @@ fn play<G: Game>(
                 .collect(),
         })
         .collect();
-    if !contest.config.executor.is_local() {
+    if !executor.is_local() {
         slurm::clean(contest, id);
     }
     Ok((outcome, rows))

@@ -79,6 +79,7 @@ pub fn play_run(
     live.done.store(0, Ordering::Relaxed);
     live.total.store(r.total as usize, Ordering::Relaxed);
     live.run.store(r.id, Ordering::Relaxed);
+    let started = std::time::Instant::now();
     let result = db::versions_by_id(conn, &r.versions).and_then(|versions| {
         run::execute(contest, r.id, &versions, &|done, total| {
             live.done.store(done, Ordering::Relaxed);
@@ -93,17 +94,41 @@ pub fn play_run(
                     r.id, outcome.resumed
                 );
             }
-            run::record(conn, r.id, &outcome, &rows)
+            let played = started.elapsed();
+            let recorded = run::record(conn, r.id, &outcome, &rows);
+            let indexed = started.elapsed() - played;
+            if recorded.is_ok() {
+                eprintln!(
+                    "koth serve: run {}: {} matches ({} played) in {:.2} s, indexed in {:.2} s",
+                    r.id,
+                    rows.len(),
+                    outcome.played,
+                    played.as_secs_f64(),
+                    indexed.as_secs_f64()
+                );
+            }
+            recorded
         }
         Err(e) => {
             eprintln!("koth serve: run {} failed: {e}", r.id);
             db::fail_run(conn, r.id, &e.to_string())
         }
     };
+    // The runs this one supersedes are condensed, and a new archive may take the contest
+    // past its disk quota: older runs give way. Until then the run is still in progress, so
+    // `/api/status` says it settled only once its folder is as it stays.
+    let closing = std::time::Instant::now();
+    super::disk::prune_and_report(contest, conn);
+    let closing = closing.elapsed();
+    if closing.as_millis() >= 100 {
+        eprintln!(
+            "koth serve: run {}: older runs condensed in {:.2} s",
+            r.id,
+            closing.as_secs_f64()
+        );
+    }
     live.run.store(0, Ordering::Relaxed);
     live.finished.fetch_add(1, Ordering::Relaxed);
-    // A new run's archive may take the contest past its disk quota: older runs give way.
-    super::disk::prune_and_report(contest, conn);
     recorded
 }
 

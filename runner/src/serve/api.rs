@@ -264,11 +264,13 @@ fn status_now(st: &AppState) -> Result<Response, ApiError> {
         .collect();
     let key = db::versions_key(&newest);
     let covered = newest.len() < 2 || runs.iter().any(|r| db::versions_key(&r.versions) == key);
+    // A run the worker is still closing (condensing the runs it superseded) counts too.
     let pending = runs
         .iter()
         .filter(|r| r.state == "queued" || r.state == "running")
         .count()
         + usize::from(!covered);
+    let pending = pending.max(usize::from(progress.is_some()));
     Ok(Json(serde_json::json!({
         "progress": progress,
         "latest_done": latest.map(|r| r.id),

@@ -124,7 +124,7 @@ pub fn serve(
         Checker::Child(exe),
         python_ready,
     )?);
-    crate::contest::disk::prune_and_report(&contest, &contest.db()?);
+    crate::contest::disk::prune_and_report(&contest, &mut contest.db()?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -330,7 +330,7 @@ fn run_page(st: &AppState, id: &str) -> Response {
         }
         body.push_str("<h2>Archive</h2>");
         if let Some(when) = r.pruned {
-            let _ = write!(body, "<p>{}</p>", esc(&pruned_note(when)));
+            let _ = write!(body, "<p>{}</p>", esc(&pruned_note(id, when)));
         }
         body.push_str("<ul>");
         for f in archive_files(st, id) {
@@ -394,10 +394,12 @@ fn run_file_now(st: &AppState, id: &str, file: &str) -> Response {
     ([(header::CONTENT_TYPE, kind)], bytes).into_response()
 }
 
-/// What a run whose match logs were removed says of them.
-fn pruned_note(when: i64) -> String {
+/// What a condensed run says of its match logs.
+fn pruned_note(id: i64, when: i64) -> String {
     format!(
-        "This run's match logs were removed at {} to keep the contest within its disk quota; its standings and manifest remain.",
+        "This run's match logs were removed at {}: a newer run superseded it (or the disk quota needed the room). \
+         Its standings, manifest and receipt remain, and its matches are in the contest's store: \
+         the host's `koth contest export DIR --out OUT --run {id}` rebuilds its whole archive.",
         db::utc(when)
     )
 }
@@ -422,7 +424,7 @@ fn replay_page(st: &AppState, id: &str, idx: &str) -> Response {
         Err(e) => return ApiError::from(e).page(),
     };
     if let Some(when) = r.pruned {
-        return ApiError(StatusCode::GONE, pruned_note(when)).page();
+        return ApiError(StatusCode::GONE, pruned_note(id, when)).page();
     }
     let opts = ReportOptions {
         only_match: Some(idx),

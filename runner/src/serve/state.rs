@@ -15,7 +15,8 @@ use std::sync::{Arc, Mutex};
 /// Read-only database connections the pages share.
 const READERS: usize = 4;
 
-/// A finished run's standings, read once from its `results.json`.
+/// A finished run's standings, read once from its `results.json` (or a condensed run's
+/// `standings.json`).
 pub struct Board {
     /// The run.
     pub run: Run,
@@ -149,7 +150,7 @@ impl AppState {
 
     /// Run `r`'s standings from its archive.
     pub fn read_board(&self, r: Run) -> Result<Board, ContestError> {
-        let path = self.contest.run_dir(r.id).join("results.json");
+        let path = crate::contest::disk::results_file(&self.contest.run_dir(r.id));
         let text = std::fs::read_to_string(&path).map_err(crate::contest::io(&path))?;
         let results = serde_json::from_str(&text).map_err(|e| ContestError::Config {
             path: path.clone(),

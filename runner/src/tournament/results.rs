@@ -412,6 +412,27 @@ impl<D> Results<D> {
     }
 }
 
+impl<D> Results<D> {
+    /// The standings alone: these results without their match lists and the game's detail,
+    /// the receipt kept (what a contest keeps of a run a newer one superseded). Their size
+    /// grows with the bots, not with the matches.
+    pub fn standings(self) -> Results<()> {
+        Results {
+            schema: self.schema,
+            game: self.game,
+            bots: self.bots,
+            unit: self.unit,
+            ranked_by: self.ranked_by,
+            score: self.score,
+            ratings_note: self.ratings_note,
+            void_matches: Vec::new(),
+            matches: Vec::new(),
+            receipt: self.receipt,
+            detail: (),
+        }
+    }
+}
+
 /// Write what every archive holds: `manifest.json`, `leaderboard.txt` and `results.json`
 /// (with its receipt).
 pub fn write_common<O: Serialize, D: Serialize>(
