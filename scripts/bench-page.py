@@ -369,6 +369,15 @@ add(
 )
 command_and_output("ladder")
 command_and_output("ladder-sampled")
+add(
+    "`koth bench ladder --contest`: the first ladder as a contest's runs (what `koth serve` "
+    "plays after each upload, in the bench's process), then two new entries one after the "
+    "other: each run's time from queued to settled, the leaderboard and the new bot's page "
+    "read as the server reads them, and the contest's disk by part after each run. Older "
+    "runs are condensed as newer ones finish, so what a run adds is its new matches "
+    "(see [the contest server](hosts/contest-server.md#disk-and-retention)).\n"
+)
+command_and_output("ladder-contest")
 
 # --- hostcalls ------------------------------------------------------------------------------
 add("## Host calls\n")
