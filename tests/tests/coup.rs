@@ -503,7 +503,7 @@ fn paired_deals_deal_both_orders_of_a_pair_the_same_cards() {
     };
     let t = tournament::run(&players, &opts, 2, &|_, _| {}).unwrap();
     // The first mover's cards (argv[3] of the first invocation) come from the deck's top.
-    let first_cards = |i: usize| t.records[i].log[0].argv[3].clone();
+    let first_cards = |i: usize| t.records[i].log[0].argv[3].to_string();
     let mut pairs = 0;
     for (i, p) in t.pairings.iter().enumerate() {
         for (j, q) in t.pairings.iter().enumerate() {

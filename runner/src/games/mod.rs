@@ -11,6 +11,7 @@ pub mod euchre;
 pub mod judge;
 pub mod replay;
 pub mod run;
+pub mod str_list;
 pub mod trial;
 
 use crate::sandbox::{Bot, Invocation, Outcome, Report, Vfs};

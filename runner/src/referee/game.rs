@@ -416,9 +416,7 @@ pub fn write_archive(
         || {
             let mut files = MatchFiles::with_capacity(run.records.len());
             for (i, r) in run.records.iter().enumerate() {
-                let mut log = r.human_log.join("\n");
-                log.push('\n');
-                files.file(format!("logs/match-{i}.log"), log.into_bytes())?;
+                files.file(format!("logs/match-{i}.log"), r.human_log.as_log())?;
             }
             for (i, r) in run.records.iter().enumerate() {
                 for (seat, entries) in &r.scratch {

@@ -112,7 +112,7 @@ impl MatchHost {
                 invocations: vec![0; n],
                 failures: vec![BTreeMap::new(); n],
                 log: Vec::new(),
-                human_log: Vec::new(),
+                human_log: crate::games::str_list::StrList::new(),
                 scratch: Vec::new(),
             },
             players,
@@ -334,7 +334,7 @@ impl sdk::Host for MatchHost {
             seat: s as u32,
             bot: self.record.seats[s].clone(),
             phase: req.phase,
-            args: req.args,
+            args: req.args.iter().collect(),
             stdin: String::from_utf8_lossy(&inv.stdin).into_owned(),
             outcome: report.outcome.clone(),
             stdout: String::from_utf8_lossy(&report.stdout).into_owned(),
@@ -342,7 +342,7 @@ impl sdk::Host for MatchHost {
             failure: None,
             fuel_used: report.fuel_used,
             stderr_tail: tail.clone(),
-            events: Vec::new(),
+            events: crate::games::str_list::StrList::new(),
         });
         if let Outcome::HostFault(why) = &report.outcome {
             let why = format!(
@@ -389,7 +389,7 @@ impl sdk::Host for MatchHost {
         };
         let seat = last.seat as usize;
         last.answer = v.answer;
-        last.events = v.events;
+        last.events = v.events.iter().collect();
         if let Some(f) = v.failure {
             *self.record.failures[seat]
                 .entry(f.kind.clone())
@@ -405,7 +405,7 @@ impl sdk::Host for MatchHost {
     fn log(&mut self, line: &str) -> Result<(), Abort> {
         self.open()?;
         self.account(line.len() + 16, "log")?;
-        self.record.human_log.push(line.to_string());
+        self.record.human_log.push(line);
         Ok(())
     }
 

@@ -1,6 +1,7 @@
 //! What one match of a referee's game leaves: every decision, the human log, the results,
 //! the directories. It goes to the journal as JSON and must come back identical.
 
+use crate::games::str_list::StrList;
 use crate::sandbox::vfs::SnapshotEntry;
 use crate::sandbox::Outcome;
 use serde::{Deserialize, Serialize};
@@ -27,8 +28,8 @@ pub struct InvocationRecord {
     /// What kind of decision it was.
     pub phase: String,
     /// Its arguments after argv[0].
-    #[serde(skip_serializing_if = "Vec::is_empty", default)]
-    pub args: Vec<String>,
+    #[serde(skip_serializing_if = "StrList::is_empty", default)]
+    pub args: StrList,
     /// What it got on stdin (lossy UTF-8).
     #[serde(skip_serializing_if = "String::is_empty", default)]
     pub stdin: String,
@@ -47,8 +48,8 @@ pub struct InvocationRecord {
     #[serde(skip_serializing_if = "String::is_empty", default)]
     pub stderr_tail: String,
     /// What happened because of it, for the replay.
-    #[serde(skip_serializing_if = "Vec::is_empty", default)]
-    pub events: Vec<String>,
+    #[serde(skip_serializing_if = "StrList::is_empty", default)]
+    pub events: StrList,
 }
 
 /// Everything about one played match.
@@ -77,7 +78,7 @@ pub struct MatchRecord {
     /// Every decision.
     pub log: Vec<InvocationRecord>,
     /// The human log.
-    pub human_log: Vec<String>,
+    pub human_log: StrList,
     /// What each seat's directory held at the end (seats with an empty one left out).
     pub scratch: Vec<(u32, Vec<SnapshotEntry>)>,
 }

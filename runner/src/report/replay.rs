@@ -193,7 +193,7 @@ impl Adapter for Coup {
                     text: inv
                         .argv
                         .iter()
-                        .map(|a| quoted(a))
+                        .map(quoted)
                         .collect::<Vec<_>>()
                         .join(" "),
                 },
@@ -315,7 +315,7 @@ impl Adapter for Plugin {
                 text: inv
                     .args
                     .iter()
-                    .map(|a| quoted(a))
+                    .map(quoted)
                     .collect::<Vec<_>>()
                     .join(" "),
             });
@@ -338,7 +338,7 @@ impl Adapter for Plugin {
                 detail: f.detail,
             }),
             fuel: inv.fuel_used,
-            after: inv.events,
+            after: inv.events.to_vec(),
             bot: inv.bot,
         };
         let key = GameKey {

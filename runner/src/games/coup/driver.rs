@@ -6,6 +6,7 @@
 //! rule), reads the Exchange choice from stdout, and applies the move to the rules.
 
 use super::rules::{Foul, Game, Step, WinReason};
+use crate::games::str_list::StrList;
 use crate::games::{stderr_tail, Player};
 use crate::sandbox::{Invocation, Limits, Outcome, Vfs};
 use rand_chacha::ChaCha8Rng;
@@ -86,7 +87,7 @@ pub struct InvocationRecord {
     /// Bot name.
     pub bot: String,
     /// argv after argv[0].
-    pub argv: Vec<String>,
+    pub argv: StrList,
     /// How the invocation ended.
     pub outcome: Outcome,
     /// What the bot appended to its history copy (lossy UTF-8), if it was read.
@@ -117,12 +118,15 @@ pub struct GameRecord {
     /// Every invocation.
     pub log: Vec<InvocationRecord>,
     /// The human log, in the spirit of the original arbiter's prints.
-    pub human_log: Vec<String>,
+    pub human_log: StrList,
 }
 
 /// A decision's line in the human log: the bot's name and its arguments, quoted.
-pub fn argv_line(name: &str, argv: &[String]) -> String {
-    let quoted: Vec<String> = argv.iter().map(|a| format!("{a:?}")).collect();
+pub fn argv_line<S: AsRef<str>>(name: &str, argv: impl IntoIterator<Item = S>) -> String {
+    let quoted: Vec<String> = argv
+        .into_iter()
+        .map(|a| format!("{:?}", a.as_ref()))
+        .collect();
     format!("{name} {}", quoted.join(" "))
 }
 
@@ -159,10 +163,12 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 2], dirs: [&mut Vfs; 2]) -
         fuel: [0; 2],
         invocations: [0; 2],
         log: Vec::new(),
-        human_log: vec![format!(
+        human_log: [format!(
             "--- {} vs. {} ({})",
             names[0], names[1], setup.file_name
-        )],
+        )]
+        .into_iter()
+        .collect(),
     };
     while !game.is_over() {
         let n = game.invocations();
@@ -200,7 +206,7 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 2], dirs: [&mut Vfs; 2]) -
             n,
             seat,
             bot: names[seat].clone(),
-            argv,
+            argv: argv.iter().collect(),
             outcome: report.outcome.clone(),
             appended: appended.clone(),
             stdout: stdout.clone(),
@@ -286,7 +292,7 @@ pub fn play(setup: &GameSetup, players: [&dyn Player; 2], dirs: [&mut Vfs; 2]) -
         GameResult::Won { winner, .. } => rec.human_log.push(format!("{} wins!", names[*winner])),
         GameResult::Draw => rec
             .human_log
-            .push("draw: 100 actions each without a winner; nobody scores".into()),
+            .push("draw: 100 actions each without a winner; nobody scores"),
         GameResult::Void { .. } => {}
     }
     rec.history = game.history().to_string();
@@ -449,7 +455,7 @@ mod tests {
         };
         let rec = run(&a, &a);
         assert_eq!(
-            rec.log[0].argv[1..],
+            rec.log[0].argv.iter().skip(1).collect::<Vec<_>>(),
             ["1", "1", &rec.log[0].argv[3], "I\n", "F", "E", "S", "T"]
         );
     }

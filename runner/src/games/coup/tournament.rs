@@ -461,14 +461,15 @@ impl crate::games::Game for Coup {
     /// The human log's lines between the decision's own (its argv) and the next one's.
     fn decision_reading(&self, played: &Played, k: usize) -> Vec<String> {
         let r = &played.record;
-        let argv_line =
-            |inv: &super::driver::InvocationRecord| super::driver::argv_line(&inv.bot, &inv.argv);
+        let argv_line = |inv: &super::driver::InvocationRecord| {
+            super::driver::argv_line(&inv.bot, inv.argv.iter())
+        };
         // Each decision's argv line, found in order (the same line may come again later).
         let mut starts = Vec::with_capacity(r.log.len());
         let mut from = 0;
         for inv in &r.log {
             let line = argv_line(inv);
-            match r.human_log[from..].iter().position(|l| *l == line) {
+            match r.human_log.iter().skip(from).position(|l| l == line) {
                 Some(at) => {
                     starts.push(from + at);
                     from += at + 1;
@@ -480,7 +481,12 @@ impl crate::games::Game for Coup {
             return Vec::new();
         };
         let end = starts.get(k + 1).copied().unwrap_or(r.human_log.len());
-        r.human_log[start + 1..end].to_vec()
+        r.human_log
+            .iter()
+            .take(end)
+            .skip(start + 1)
+            .map(str::to_string)
+            .collect()
     }
 
     fn write_archive(
@@ -586,9 +592,7 @@ pub fn write_archive(
             let mut files = MatchFiles::with_capacity(2 * t.records.len());
             for r in &t.records {
                 let stem = r.file_name.trim_end_matches(".txt");
-                let mut log = r.human_log.join("\n");
-                log.push('\n');
-                files.file(format!("logs/{stem}.log"), log.into_bytes())?;
+                files.file(format!("logs/{stem}.log"), r.human_log.as_log())?;
                 files.file(format!("histories/{}", r.file_name), r.history.as_bytes())?;
             }
             for (owner, entries) in &t.scratch {
