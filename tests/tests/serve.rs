@@ -772,6 +772,10 @@ fn a_referee_contest_plays_its_game_and_exports_a_verifiable_archive() {
         page.contains("euchre"),
         "the contest's page names its game: {page}"
     );
+    assert!(
+        !page.contains("id=\"reuse\""),
+        "tables keep most matches of a new version's run: {page}"
+    );
     let (code, replay) = server.get(&format!("/runs/{last}/matches/0"));
     assert_eq!(code, 200);
     assert!(replay.contains("id=\"replay\""), "the report's viewer");
@@ -812,6 +816,53 @@ fn a_referee_contest_plays_its_game_and_exports_a_verifiable_archive() {
         bots_dir.to_str().unwrap(),
         "--all",
     ]);
+}
+
+/// A referee contest whose every match holds every bot (Euchre's all-play-all: one
+/// match a round, each bot one side, its partner a copy of it)
+/// says on its leaderboard that a new version re-plays them all.
+#[test]
+fn an_all_play_all_contest_says_a_new_version_replays_every_match() {
+    let tmp = tempfile::tempdir().unwrap();
+    let referee = koth_tests::wasm("euchre_referee");
+    let dir = tmp.path().join("contest");
+    let d = dir.to_str().unwrap();
+    koth(&[
+        "contest",
+        "init",
+        d,
+        "--referee",
+        referee.to_str().unwrap(),
+        "--format",
+        "all-play-all",
+        "--opt",
+        "target=3",
+        "--rounds",
+        "1",
+        "--no-python",
+        "--jobs",
+        "2",
+    ]);
+    let alice = author(&dir, "alice");
+    let server = Server::start(&dir, &tmp.path().join("stderr"));
+    for name in ["random_8020", "marius"] {
+        let (code, body) = server.upload(
+            name,
+            Some(alice.as_str()),
+            &format!("{name}.wasm"),
+            &seed_bot(name),
+        );
+        assert_eq!(code, 201, "{name}: {body}");
+    }
+    server.settle(1);
+    let board = server.json("/api/leaderboard");
+    assert_eq!(board["bots"].as_array().unwrap().len(), 2, "{board}");
+    let (code, page) = server.get("/");
+    assert_eq!(code, 200);
+    assert!(
+        page.contains("id=\"reuse\"") && page.contains("all-play-all"),
+        "{page}"
+    );
 }
 
 /// A contest of a Python referee's game (Liar's Dice, a points game for three): its uploads

@@ -221,5 +221,69 @@ fn a_contest_on_slurm_plays_each_run_as_a_job_array() {
     let tasks = cluster.jobs(&job);
     assert_eq!(tasks.len(), 2, "{tasks:?}");
     drop(second);
+    // A referee's game on Slurm: each task is `koth play REFEREE ... --shard`, with the
+    // contest's referee by its path; the export verifies, every match re-played.
+    let ref_tmp = tempfile::tempdir().unwrap();
+    let referee = koth_tests::wasm("euchre_referee");
+    let ref_dir = ref_tmp.path().join("contest");
+    koth(&[
+        "contest",
+        "init",
+        ref_dir.to_str().unwrap(),
+        "--referee",
+        referee.to_str().unwrap(),
+        "--opt",
+        "target=5",
+        "--rounds",
+        "1",
+        "--seed",
+        "3",
+        "--no-python",
+        "--jobs",
+        "2",
+        "--slurm-shards",
+        "2",
+    ]);
+    let a = author(&ref_dir, "alice");
+    let ref_log = ref_tmp.path().join("stderr");
+    let ref_server = serve_on(&cluster, &ref_dir, &ref_log);
+    ref_server.upload_seed_bots(&[
+        ("random_8020", a.as_str(), "random_8020"),
+        ("marius", a.as_str(), "marius"),
+        ("card_counter", a.as_str(), "card_counter"),
+    ]);
+    ref_server.settle(1);
+    let runs = ref_server.json("/api/runs");
+    assert!(
+        runs.as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["state"] == "done"),
+        "{runs}\n{}",
+        std::fs::read_to_string(&ref_log).unwrap_or_default()
+    );
+    let script_jobs = jobs_in(&ref_log);
+    assert!(!script_jobs.is_empty(), "the runs went to Slurm");
+    let export = ref_tmp.path().join("export");
+    koth(&[
+        "contest",
+        "export",
+        ref_dir.to_str().unwrap(),
+        "--out",
+        export.to_str().unwrap(),
+    ]);
+    let verified = koth(&[
+        "verify",
+        export.to_str().unwrap(),
+        "--bots",
+        export.join("bots").to_str().unwrap(),
+        "--all",
+    ]);
+    let total = runs[0]["total"].as_u64().unwrap();
+    assert!(
+        verified.contains(&format!("{total} of {total} matches")),
+        "{verified}"
+    );
+    drop(ref_server);
     drop(cluster);
 }

@@ -206,21 +206,11 @@ impl ContestConfig {
             GameConfig::Referee {
                 ref referee_options,
                 ..
-            } => {
-                if referee_options.rounds == 0 || referee_options.rounds > 1000 {
-                    return Err(format!(
-                        "rounds {} is out of range (1..=1000)",
-                        referee_options.rounds
-                    ));
-                }
-                // A Slurm task runs `koth <game> --shard`; a referee's game would need the
-                // referee's file and its options on every node: not done yet.
-                if !self.executor.is_local() {
-                    return Err(
-                        "a referee's contest runs on this machine only (no --slurm-shards yet)"
-                            .into(),
-                    );
-                }
+            } if referee_options.rounds == 0 || referee_options.rounds > 1000 => {
+                return Err(format!(
+                    "rounds {} is out of range (1..=1000)",
+                    referee_options.rounds
+                ));
             }
             _ => {}
         }

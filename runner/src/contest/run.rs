@@ -237,41 +237,25 @@ fn execute_into(
 }
 
 /// The `koth` command of a run's game with its options, as a Slurm task runs it (without the
-/// bots, the store, the cache, the shard and the output folder).
-fn command_line(contest: &Contest) -> Result<Vec<String>, ContestError> {
-    let c = &contest.config;
-    Ok(match c.game {
-        GameConfig::Coup {
-            rounds,
-            paired,
-            opponents,
-        } => {
-            let mut args = vec![
-                "coup".to_string(),
-                "--rounds".into(),
-                rounds.to_string(),
-                "--seed".into(),
-                c.seed.to_string(),
-                "--fuel".into(),
-                c.fuel.to_string(),
-                "--memory".into(),
-                c.memory_mib.to_string(),
-            ];
-            if paired {
-                args.push("--paired".into());
-            }
-            if let Some(m) = opponents {
-                args.extend(["--opponents".into(), m.to_string()]);
-            }
-            args
+/// bots, the store, the cache, the shard and the output folder): built from the run's
+/// manifest as the report's re-run command is, with the contest's referee by its path.
+fn command_line<O: serde::Serialize>(
+    contest: &Contest,
+    manifest: &crate::tournament::Manifest<O>,
+) -> Result<Vec<String>, ContestError> {
+    let json = serde_json::to_value(manifest).map_err(failed)?;
+    let referee = match &contest.config.game {
+        GameConfig::Coup { .. } => None,
+        GameConfig::Referee { referee_file, .. } => {
+            let path = contest.root().join(referee_file);
+            Some(
+                path.to_str()
+                    .ok_or_else(|| failed(format!("{}: not a UTF-8 path", path.display())))?
+                    .to_string(),
+            )
         }
-        // The configuration refuses this pair (see `ContestConfig::check`).
-        GameConfig::Referee { .. } => {
-            return Err(failed(
-                "a referee's contest runs on this machine only (no --slurm-shards yet)",
-            ))
-        }
-    })
+    };
+    Ok(crate::report::rerun::game_command(&json, referee))
 }
 
 /// Where a run is played: the contest, the run, its archive folder, who plays it, and whom
@@ -349,7 +333,7 @@ fn play<G: Game>(
                 contest,
                 id,
                 versions,
-                &command_line(contest)?,
+                &command_line(contest, &manifest)?,
                 total,
                 *shards,
                 sbatch_args,

@@ -235,6 +235,18 @@ fn columns(shape: &GameShape) -> Columns {
     }
 }
 
+/// Why a `--reuse` store saves little for runs of the game `game` with `opts`, if so: in an
+/// all-play-all game every match holds every bot, so any new version changes them all. (The
+/// CLI prints it; a contest's leaderboard says it.)
+pub fn reuse_note(game: &str, opts: &RefereeOptions) -> Option<String> {
+    (opts.format == FormatName::AllPlayAll).then(|| {
+        format!(
+            "every bot plays in every match of {game} (all-play-all), so a change to any bot \
+             replays them all"
+        )
+    })
+}
+
 impl Game for RefereeGame {
     type Options = RefereeOptions;
     type Record = MatchRecord;
@@ -256,13 +268,7 @@ impl Game for RefereeGame {
     }
 
     fn reuse_note(&self, opts: &RefereeOptions) -> Option<String> {
-        (opts.format == FormatName::AllPlayAll).then(|| {
-            format!(
-                "every bot plays in every match of {} (all-play-all), so a change to any bot \
-                 replays them all",
-                self.name
-            )
-        })
+        reuse_note(&self.name, opts)
     }
 
     fn play(

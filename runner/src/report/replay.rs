@@ -190,12 +190,7 @@ impl Adapter for Coup {
             view: vec![
                 Block {
                     label: "argv".into(),
-                    text: inv
-                        .argv
-                        .iter()
-                        .map(quoted)
-                        .collect::<Vec<_>>()
-                        .join(" "),
+                    text: inv.argv.iter().map(quoted).collect::<Vec<_>>().join(" "),
                 },
                 Block {
                     label: "history file before".into(),
@@ -312,12 +307,7 @@ impl Adapter for Plugin {
         if !inv.args.is_empty() {
             view.push(Block {
                 label: "argv".into(),
-                text: inv
-                    .args
-                    .iter()
-                    .map(quoted)
-                    .collect::<Vec<_>>()
-                    .join(" "),
+                text: inv.args.iter().map(quoted).collect::<Vec<_>>().join(" "),
             });
         }
         if !inv.stdin.is_empty() || view.is_empty() {

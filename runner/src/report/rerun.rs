@@ -7,25 +7,46 @@ use serde_json::Value;
 /// The arguments of the command (`koth` first) that plays the tournament `manifest`
 /// describes again, with the bots and the referee named by their files in the manifest.
 pub fn rerun_command(manifest: &Value) -> Vec<String> {
-    let o = manifest.get("options").unwrap_or(&Value::Null);
-    let referee = manifest.get("referee").filter(|r| r.is_object());
-    let game = manifest.get("game").and_then(Value::as_str).unwrap_or("");
-    let mut args: Vec<String> = vec!["koth".into()];
-    match referee {
-        Some(r) => {
-            args.push("play".into());
-            args.push(text(r.get("file")));
-        }
-        None => args.push(game.into()),
-    }
-    for b in manifest
+    let referee = manifest.pointer("/referee/file").map(|f| text(Some(f)));
+    let Command { head, flags } = command(manifest, referee);
+    let bots = manifest
         .get("bots")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-    {
-        args.push(text(b.get("file")));
-    }
+        .map(|b| text(b.get("file")));
+    std::iter::once("koth".to_string())
+        .chain(head)
+        .chain(bots)
+        .chain(flags)
+        .collect()
+}
+
+/// The command of the tournament `manifest` describes without `koth` and the bots (which a
+/// caller adds, after it or before the flags): `play REFEREE` or the game's name, then every
+/// option as a flag. `referee` is where the referee's file is (for a game played by one).
+/// A contest's Slurm tasks run it with their shard of the bots' matches.
+pub fn game_command(manifest: &Value, referee: Option<String>) -> Vec<String> {
+    let Command { head, flags } = command(manifest, referee);
+    head.into_iter().chain(flags).collect()
+}
+
+/// A command's words before the bots, and its flags.
+struct Command {
+    head: Vec<String>,
+    flags: Vec<String>,
+}
+
+fn command(manifest: &Value, referee_file: Option<String>) -> Command {
+    let o = manifest.get("options").unwrap_or(&Value::Null);
+    let referee = manifest.get("referee").filter(|r| r.is_object());
+    let game = manifest.get("game").and_then(Value::as_str).unwrap_or("");
+    let head = match (referee, referee_file) {
+        (Some(_), Some(file)) => vec!["play".to_string(), file],
+        (Some(r), None) => vec!["play".to_string(), text(r.get("file"))],
+        (None, _) => vec![game.to_string()],
+    };
+    let mut args: Vec<String> = Vec::new();
     let mut flag = |name: &str, v: Option<&Value>| match v {
         None | Some(Value::Null) | Some(Value::Bool(false)) => {}
         Some(Value::Bool(true)) => args.push(format!("--{name}")),
@@ -81,7 +102,7 @@ pub fn rerun_command(manifest: &Value) -> Vec<String> {
     if manifest.pointer("/engine/pooling") == Some(&Value::Bool(false)) {
         flag("no-pooling", Some(&Value::Bool(true)));
     }
-    args
+    Command { head, flags: args }
 }
 
 /// A value as a command-line word: a string as it is, anything else as JSON.

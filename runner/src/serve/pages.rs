@@ -79,6 +79,20 @@ fn leaderboard_page(st: &AppState) -> Response {
         run.total,
         id = run.id
     );
+    if let crate::contest::GameConfig::Referee {
+        referee_options, ..
+    } = &st.contest.config.game
+    {
+        let name = st.contest.config.game.name();
+        if let Some(note) = crate::referee::game::reuse_note(name, referee_options) {
+            let _ = write!(
+                body,
+                "<p class=\"note\" id=\"reuse\">{}: each new version re-plays every one of its {}.</p>",
+                esc(&capitalized(&note)),
+                esc(&data.unit)
+            );
+        }
+    }
     if let Some(note) = &data.ratings_note {
         let _ = write!(body, "<p class=\"note\">{}</p>", esc(note));
     }
