@@ -492,8 +492,14 @@ fn a_server_killed_during_a_run_finishes_it_from_its_journal_on_restart() {
     }
     coup.push(scratch.to_string_lossy().into_owned());
     koth(&coup.iter().map(String::as_str).collect::<Vec<_>>());
-    // Its export: copied if it is the leaderboard's run, else (superseded, condensed)
-    // rebuilt from the store.
+    // A fourth bot supersedes every earlier run, the killed one included: condensed, its
+    // export is rebuilt from the store, and is still the run from scratch.
+    let bob = author(&dir, "bob");
+    let (code, body) = server.upload("l", Some(bob.as_str()), "l.wasm", &seed_bot("lawyer"));
+    assert_eq!(code, 201, "{body}");
+    server.settle(2);
+    let condensed = server.json(&format!("/api/runs/{killed}"));
+    assert!(condensed["pruned"].is_i64(), "{condensed}");
     let out = tmp.path().join("export");
     koth(&[
         "contest",

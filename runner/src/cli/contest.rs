@@ -6,7 +6,7 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
 use koth::contest::config::check_name;
 use koth::contest::db::BotState;
-use koth::contest::{auth, db, Contest, ContestConfig};
+use koth::contest::{auth, db, disk, Contest, ContestConfig};
 use koth::sandbox::Limits;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -414,7 +414,23 @@ fn export(dir: &Path, out: &Path, id: Option<i64>) -> anyhow::Result<()> {
         );
     }
     let versions = db::versions_by_id(&conn, &run.versions)?;
-    if run.pruned.is_some() {
+    let run_dir = contest.run_dir(run.id);
+    // A run the server condenses while it is copied (a newer run finished), or one a crash
+    // left half condensed, lacks its whole results: rebuilt, never exported in part.
+    let whole = |pruned: Option<i64>| {
+        pruned.is_none() && disk::results_file(&run_dir) == run_dir.join("results.json")
+    };
+    let mut copied = false;
+    if whole(run.pruned) {
+        copy_tree(&run_dir, out)?;
+        let pruned = db::get_run(&conn, run.id)?.and_then(|r| r.pruned);
+        copied = whole(pruned) && out.join("results.json").is_file();
+        if !copied {
+            std::fs::remove_dir_all(out)
+                .with_context(|| format!("removing the partial copy in {}", out.display()))?;
+        }
+    }
+    if !copied {
         println!(
             "Run #{} was condensed to its standings: rebuilding its archive from the store ({} matches)...",
             run.id, run.total
@@ -427,8 +443,6 @@ fn export(dir: &Path, out: &Path, id: Option<i64>) -> anyhow::Result<()> {
             );
         }
         println!("The rebuilt archive's receipt is the one the run kept.");
-    } else {
-        copy_tree(&contest.run_dir(run.id), out)?;
     }
     let bots = out.join("bots");
     std::fs::create_dir_all(&bots).with_context(|| format!("creating {}", bots.display()))?;

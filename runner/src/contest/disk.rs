@@ -60,7 +60,7 @@ pub fn quota(contest: &Contest) -> u64 {
 }
 
 /// What a prune did.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Pruned {
     /// Runs condensed.
     pub runs: usize,
@@ -68,6 +68,32 @@ pub struct Pruned {
     pub freed: u64,
     /// The contest's size after (not measured by [`supersede`]).
     pub size: u64,
+    /// The runs that could not be condensed, each with why: skipped, the others condensed
+    /// all the same (one damaged folder must not stop the rest, nor uploads).
+    pub failed: Vec<(i64, String)>,
+}
+
+/// Whether the run in `dir` may be condensed by [`supersede`]: it has no whole results to
+/// lose (a failed run), or this koth played it, so that its archive can be rebuilt from the
+/// store. A match's key and the receipt both hold koth's version: a run of another version
+/// cannot be rebuilt by this one, so it stays whole (only the quota may take its logs).
+pub fn rebuildable(dir: &Path) -> bool {
+    if !dir.join("results.json").is_file() {
+        return true;
+    }
+    played_by(dir).as_deref() == Some(env!("CARGO_PKG_VERSION"))
+}
+
+/// The koth version a run's manifest names, if it can be read.
+pub fn played_by(dir: &Path) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Version {
+        koth_version: String,
+    }
+    let bytes = std::fs::read(dir.join("manifest.json")).ok()?;
+    serde_json::from_slice::<Version>(&bytes)
+        .ok()
+        .map(|v| v.koth_version)
 }
 
 /// The prunes and supersedes, one at a time, so no run is condensed twice at once (the run
@@ -75,7 +101,8 @@ pub struct Pruned {
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Condense every run older than the newest `whole_runs` finished ones (failed runs
-/// included): after each run, so what a run adds to the disk is its new matches.
+/// included) that this koth can rebuild ([`rebuildable`]): after each run, so what a run adds
+/// to the disk is its new matches.
 pub fn supersede(
     contest: &Contest,
     conn: &mut rusqlite::Connection,
@@ -95,8 +122,16 @@ pub fn supersede(
         if id >= oldest_whole {
             break;
         }
-        out.freed += condense(contest, conn, id)?;
-        out.runs += 1;
+        if !rebuildable(&contest.run_dir(id)) {
+            continue;
+        }
+        match condense(contest, conn, id) {
+            Ok(freed) => {
+                out.freed += freed;
+                out.runs += 1;
+            }
+            Err(e) => out.failed.push((id, e.to_string())),
+        }
     }
     Ok(out)
 }
@@ -121,10 +156,14 @@ pub fn prune(contest: &Contest, conn: &mut rusqlite::Connection) -> Result<Prune
         if Some(id) == newest {
             continue;
         }
-        let freed = condense(contest, conn, id)?;
-        out.runs += 1;
-        out.freed += freed;
-        out.size = out.size.saturating_sub(freed);
+        match condense(contest, conn, id) {
+            Ok(freed) => {
+                out.runs += 1;
+                out.freed += freed;
+                out.size = out.size.saturating_sub(freed);
+            }
+            Err(e) => out.failed.push((id, e.to_string())),
+        }
     }
     Ok(out)
 }
@@ -132,24 +171,29 @@ pub fn prune(contest: &Contest, conn: &mut rusqlite::Connection) -> Result<Prune
 /// [`supersede`], then [`prune`], with what they did (or why they could not) on the server's
 /// log: after each run, and when the server starts.
 pub fn prune_and_report(contest: &Contest, conn: &mut rusqlite::Connection) {
-    match supersede(contest, conn) {
-        Ok(p) if p.runs > 0 => eprintln!(
-            "koth serve: condensed {} superseded run(s) to their standings ({} KiB freed; their matches stay in the store)",
-            p.runs,
-            p.freed >> 10
-        ),
-        Ok(_) => {}
-        Err(e) => eprintln!("koth serve: condensing superseded runs: {e}"),
-    }
-    match prune(contest, conn) {
-        Ok(p) if p.runs > 0 => eprintln!(
-            "koth serve: condensed {} older run(s) ({} KiB) to keep within the disk quota",
-            p.runs,
-            p.freed >> 10
-        ),
-        Ok(_) => {}
-        Err(e) => eprintln!("koth serve: the disk quota: {e}"),
-    }
+    let report = |what: &str, done: Result<Pruned, ContestError>| match done {
+        Ok(p) => {
+            if p.runs > 0 {
+                eprintln!(
+                    "koth serve: condensed {} {what} ({} KiB freed; their matches stay in the store)",
+                    p.runs,
+                    p.freed >> 10
+                );
+            }
+            for (id, why) in &p.failed {
+                eprintln!("koth serve: run {id} could not be condensed (skipped): {why}");
+            }
+        }
+        Err(e) => eprintln!("koth serve: condensing runs ({what}): {e}"),
+    };
+    report(
+        "superseded run(s) to their standings",
+        supersede(contest, conn),
+    );
+    report(
+        "older run(s) to keep within the disk quota",
+        prune(contest, conn),
+    );
 }
 
 /// Condense run `id`: its `results.json` becomes [`STANDINGS`], everything else in its
@@ -252,7 +296,9 @@ mod tests {
             std::fs::create_dir_all(dir.join("scratch")).expect("run dir");
             std::fs::write(dir.join("matches.zip.zst"), vec![7u8; size]).expect("zip");
             std::fs::write(dir.join("results.json"), results(id)).expect("results");
-            for kept in ["manifest.json", "leaderboard.txt", "head-to-head.txt"] {
+            let manifest = serde_json::json!({"koth_version": env!("CARGO_PKG_VERSION")});
+            std::fs::write(dir.join("manifest.json"), manifest.to_string()).expect("manifest");
+            for kept in ["leaderboard.txt", "head-to-head.txt"] {
                 std::fs::write(dir.join(kept), b"{}").expect("kept");
             }
         }
@@ -320,6 +366,26 @@ mod tests {
         }
         assert_eq!(db::unpruned_runs(&conn).expect("runs"), vec![3, 4]);
         assert_eq!(supersede(&contest, &mut conn).expect("again").runs, 0);
+    }
+
+    #[test]
+    fn a_run_another_koth_played_stays_whole_and_a_damaged_one_is_skipped() {
+        let (_tmp, contest) = contest_with_runs(4, 1000, 4096, 1);
+        // Run 1 by an older koth: its matches' keys hold that version, so this koth could
+        // not rebuild it. Run 2's results cannot be read.
+        let old = serde_json::json!({"koth_version": "0.0.1"}).to_string();
+        std::fs::write(contest.run_dir(1).join("manifest.json"), old).expect("manifest");
+        std::fs::write(contest.run_dir(2).join("results.json"), b"{not json").expect("results");
+        let mut conn = contest.db().expect("db");
+        let p = supersede(&contest, &mut conn).expect("supersede");
+        assert_eq!(p.runs, 1, "{p:?}");
+        assert_eq!(p.failed.len(), 1, "{p:?}");
+        assert_eq!(p.failed[0].0, 2);
+        assert!(contest.run_dir(1).join("matches.zip.zst").is_file());
+        assert!(!rebuildable(&contest.run_dir(1)));
+        assert_eq!(played_by(&contest.run_dir(1)).as_deref(), Some("0.0.1"));
+        assert_condensed(&contest, 3);
+        assert_eq!(db::unpruned_runs(&conn).expect("runs"), vec![1, 2, 4]);
     }
 
     #[test]

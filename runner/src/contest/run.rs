@@ -142,14 +142,28 @@ pub fn execute(
 /// Rebuild the whole archive of run `id` (of these versions), condensed since, into `out`
 /// (new or empty): its matches come from the contest's store (any the store lost are played
 /// again, here), and the archive's receipt must be the one the run kept, or it is an error
-/// that says so (the rebuilt archive is left in `out` to look at).
+/// that says so (the rebuilt archive is left in `out` to look at). Only the koth version
+/// that played the run can rebuild it; another is refused at once.
 pub fn rebuild(
     contest: &Contest,
     id: i64,
     versions: &[Version],
     out: &Path,
 ) -> Result<Outcome, ContestError> {
-    let kept = receipt_in(&super::disk::results_file(&contest.run_dir(id)))?;
+    let dir = contest.run_dir(id);
+    // The matches' keys and the receipt hold koth's version: another koth finds none of the
+    // run's matches in the store and cannot give its receipt.
+    let by = super::disk::played_by(&dir);
+    if by.as_deref() != Some(env!("CARGO_PKG_VERSION")) {
+        return Err(failed(format!(
+            "run {id} was played by koth {}: only that version can rebuild it from the store \
+             (this is koth {})",
+            by.as_deref()
+                .unwrap_or("(unknown: its manifest cannot be read)"),
+            env!("CARGO_PKG_VERSION")
+        )));
+    }
+    let kept = receipt_in(&super::disk::results_file(&dir))?;
     let (outcome, _) = execute_into(contest, id, versions, out, &Executor::Local, &|_, _| {})?;
     let rebuilt = receipt_in(&out.join("results.json"))?;
     if rebuilt != kept {
