@@ -240,4 +240,57 @@ fn bench_ladder_and_scale_report_what_the_new_entry_played() {
         out.lines().any(|l| l.trim_start().starts_with("2 |")),
         "{out}"
     );
+    // The same ladder as a contest's runs: the two new entries each play only their games,
+    // and the contest's disk is measured after each run.
+    let (ok, out, err) = koth(
+        tmp.path(),
+        &[
+            "bench".as_ref(),
+            "ladder".as_ref(),
+            wasm("taxman").as_os_str(),
+            wasm("calculator").as_os_str(),
+            "--bots".as_ref(),
+            "4".as_ref(),
+            "--rounds".as_ref(),
+            "1".as_ref(),
+            "--jobs".as_ref(),
+            "2".as_ref(),
+            "--contest".as_ref(),
+        ],
+    );
+    assert!(ok, "{out}{err}");
+    for line in [
+        "(run 1): ",
+        "12 matches, 12 played, 0 from the store",
+        "new entry 1 (5 entries) (run 2)",
+        "20 matches, 8 played, 12 from the store",
+        "new entry 2 (6 entries) (run 3)",
+        "30 matches, 10 played, 20 from the store",
+        "the new bot's page",
+    ] {
+        assert!(out.contains(line), "{line:?} in {out}");
+    }
+    assert_eq!(out.matches("contest disk ").count(), 3, "{out}");
+    assert!(err.contains("condensed 1 superseded run(s)"), "{err}");
+}
+
+/// `koth bench serve`: its contest takes every bot from its one author (the per-author
+/// quotas are not what it measures), and its readers all get answers.
+#[test]
+fn bench_serve_uploads_every_bot_and_reads_the_leaderboard() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let names = ["taxman", "calculator", "solver", "lawyer"];
+    let bots: Vec<std::path::PathBuf> = names.iter().map(|n| wasm(n)).collect();
+    let mut args: Vec<&std::ffi::OsStr> =
+        vec!["bench".as_ref(), "serve".as_ref(), "--bots".as_ref()];
+    args.extend(bots.iter().map(|b| b.as_os_str()));
+    args.extend(
+        // Its default 300 rounds: the readers load the server while a run plays.
+        ["--readers", "2", "--requests", "2"]
+            .iter()
+            .map(|a| std::ffi::OsStr::new(a)),
+    );
+    let (ok, out, err) = koth(tmp.path(), &args);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("4 ok, 0 failed"), "{out}{err}");
 }
