@@ -288,7 +288,7 @@ fn bench_serve_uploads_every_bot_and_reads_the_leaderboard() {
         // Its default 300 rounds: the readers load the server while a run plays.
         ["--readers", "2", "--requests", "2"]
             .iter()
-            .map(|a| std::ffi::OsStr::new(a)),
+            .map(std::ffi::OsStr::new),
     );
     let (ok, out, err) = koth(tmp.path(), &args);
     assert!(ok, "{out}{err}");
