@@ -5,6 +5,7 @@
 //! server reads them, and the contest's disk by part after each run, so that what a new entry
 //! adds to the disk is measured, not assumed.
 
+use super::bench_scale::mb;
 use anyhow::{bail, Context};
 use koth::contest::disk::usage;
 use koth::contest::{db, worker, Contest, ContestConfig, ContestError, GameConfig};
@@ -43,10 +44,6 @@ impl Disk {
     fn kept(&self) -> u64 {
         self.store + self.runs + self.db + self.versions
     }
-}
-
-fn mb(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1e6)
 }
 
 fn signed_mb(now: u64, before: u64) -> String {

@@ -224,7 +224,7 @@ fn archive_digest(dir: &Path) -> anyhow::Result<String> {
     Ok(hex::encode(h.finalize()))
 }
 
-fn mb(bytes: u64) -> String {
+pub(crate) fn mb(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / 1e6)
 }
 
@@ -345,9 +345,11 @@ pub(crate) fn ladder(a: LadderBench) -> anyhow::Result<ExitCode> {
             .to_string();
         modules.push((stem, bytes));
     }
-    // Entry i is module i mod k, made distinct; the new entry is the next one.
+    // Entry i is module i mod k, made distinct; the new entry is the next one (as a contest,
+    // the next two: a second new entry shows the steady state, what one more run adds).
+    let new_entries = if a.contest { 2 } else { 1 };
     let mut files = Vec::new();
-    for i in 0..=a.entries {
+    for i in 0..a.entries + new_entries {
         let (stem, bytes) = &modules[i % modules.len()];
         let path = bots_dir.join(format!("{stem}_{i:04}.wasm"));
         std::fs::write(
@@ -358,18 +360,6 @@ pub(crate) fn ladder(a: LadderBench) -> anyhow::Result<ExitCode> {
     }
     let jobs = a.jobs.unwrap_or_else(cores);
     if a.contest {
-        // A second new entry shows the steady state: what one more run adds.
-        let (stem, bytes) = &modules[(a.entries + 1) % modules.len()];
-        let path = bots_dir.join(format!("{stem}_{:04}.wasm", a.entries + 1));
-        std::fs::write(
-            &path,
-            with_custom_section(
-                bytes,
-                "koth-ladder-entry",
-                (a.entries + 1).to_string().as_bytes(),
-            ),
-        )?;
-        files.push(path);
         println!(
             "Coup ladder: {} entries copied from {} modules, {} rounds, --jobs {jobs} on {} cores",
             a.entries,

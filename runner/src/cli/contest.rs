@@ -6,7 +6,7 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
 use koth::contest::config::check_name;
 use koth::contest::db::BotState;
-use koth::contest::{auth, db, disk, Contest, ContestConfig};
+use koth::contest::{auth, db, Contest, ContestConfig};
 use koth::sandbox::Limits;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -417,9 +417,7 @@ fn export(dir: &Path, out: &Path, id: Option<i64>) -> anyhow::Result<()> {
     let run_dir = contest.run_dir(run.id);
     // A run the server condenses while it is copied (a newer run finished), or one a crash
     // left half condensed, lacks its whole results: rebuilt, never exported in part.
-    let whole = |pruned: Option<i64>| {
-        pruned.is_none() && disk::results_file(&run_dir) == run_dir.join("results.json")
-    };
+    let whole = |pruned: Option<i64>| pruned.is_none() && run_dir.join("results.json").is_file();
     let mut copied = false;
     if whole(run.pruned) {
         copy_tree(&run_dir, out)?;
