@@ -98,6 +98,11 @@ impl Host for WitHost {
         Ok(())
     }
 
+    fn show(&mut self, state: &str) -> Result<(), Abort> {
+        wit_host::show(state);
+        Ok(())
+    }
+
     fn log(&mut self, line: &str) -> Result<(), Abort> {
         wit_host::log(line);
         Ok(())

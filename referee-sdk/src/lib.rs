@@ -340,6 +340,13 @@ pub trait Host {
     fn decide(&mut self, request: DecisionRequest) -> Result<DecisionReport, Abort>;
     /// Record how the last decision was read.
     fn judge(&mut self, verdict: Verdict) -> Result<(), Abort>;
+    /// Record the state of the game after the decision just asked, a JSON object, for the
+    /// replay's viewer (at most once per decision). Optional for a referee; a host that
+    /// keeps no states (a test's) may ignore it, as this default does.
+    fn show(&mut self, state: &str) -> Result<(), Abort> {
+        let _ = state;
+        Ok(())
+    }
     /// Add a line to the human log.
     fn log(&mut self, line: &str) -> Result<(), Abort>;
     /// A file of a seat's directory, if there is one.

@@ -4,6 +4,8 @@
 This file only translates between koth's types and `liars_dice`, which holds the rules.
 """
 
+import json
+
 from wit_world import exports
 from wit_world.imports import host
 from wit_world.imports import types as t
@@ -45,6 +47,9 @@ class KothHost:
     def judge(self, answer, failure, events):
         f = None if failure is None else t.Failure(kind=failure[0], detail=failure[1])
         host.judge(t.Verdict(answer=answer, failure=f, events=events))
+
+    def show(self, state):
+        host.show(json.dumps(state, separators=(",", ":")))
 
     def log(self, line):
         host.log(line)

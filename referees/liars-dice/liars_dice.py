@@ -7,6 +7,9 @@ does goes through `host`, an object with these methods (app.py's `KothHost` is k
 - `decide(seat, stdin) -> Report`: one decision of the bot in `seat`, given `stdin`;
 - `judge(answer, failure, events)`: how the referee read the last decision (`failure` is
   `(kind, detail)` or None);
+- `show(state)`: the table after the decision just judged (a dict: every cup, the dice each
+  seat has left, the bids of the hand, and how a call or failure ended it), for the replay's
+  viewer;
 - `log(line)`: a line of the human log;
 - `write_file(seat, name, data)`: place a file in the seat's directory;
 - `random(n) -> bytes`: the next n bytes of the match's seeded random stream.
@@ -140,6 +143,22 @@ def render_stdin(seat, dice, wild_ones, hand, cup, bids):
     return ("\n".join(lines) + "\n").encode()
 
 
+def table(hand, dice, cups, bids, wild_ones, ended=None):
+    """The state the replay's viewer draws: every cup (a replay is watched after the game),
+    the dice each seat has left, the hand's bids as [seat, count, face], and how the hand
+    ended (`loser`, who called or failed, and the count a call found)."""
+    state = {
+        "hand": hand,
+        "dice": list(dice),
+        "cups": [list(c) for c in cups],
+        "bids": [list(b) for b in bids],
+        "wild_ones": wild_ones,
+    }
+    if ended is not None:
+        state["ended"] = ended
+    return state
+
+
 def first_opener(seats, round_, paired):
     """Who opens the first hand: seat 0 in a paired run (koth rotates the bots through the
     seats), else the seats take turns by round, so that no bot always opens."""
@@ -204,6 +223,7 @@ def play(names, round_, paired, opts, host):
                 record.append(f"bid {seat} {answer[1]} {answer[2]}")
                 line = f"{who} bids {quantity(answer[1], answer[2])}"
                 host.judge(f"bid {answer[1]} {answer[2]}", None, [line])
+                host.show(table(hands, dice, cups, bids, opts.wild_ones))
                 host.log("  " + line)
                 seat = next_seat(dice, seat)
                 continue
@@ -239,6 +259,10 @@ def play(names, round_, paired, opts, host):
                 out.append(loser)
                 events.append(f"{names[loser]} is out")
             host.judge(answer_text, failure, events)
+            ended = {"loser": loser, "by": seat, "call": failure is None}
+            if failure is None:
+                ended["count"] = c
+            host.show(table(hands, dice, cups, bids, opts.wild_ones, ended))
             for e in events:
                 host.log("  " + e)
             history.append(" ".join(record) + "\n")

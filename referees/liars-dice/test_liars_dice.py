@@ -23,6 +23,7 @@ class FakeHost:
         self.files = [dict() for _ in players]
         self.decisions = []  # (seat, stdin text)
         self.verdicts = []  # (answer, failure, events)
+        self.states = []  # what `show` got after each verdict
         self.lines = []
 
     def decide(self, seat, stdin):
@@ -36,6 +37,11 @@ class FakeHost:
     def judge(self, answer, failure, events):
         assert len(self.verdicts) == len(self.decisions) - 1, "one verdict per decision"
         self.verdicts.append((answer, failure, events))
+
+    def show(self, state):
+        assert len(self.states) == len(self.verdicts) - 1, "one state per verdict"
+        json.dumps(state)  # what koth gets must be JSON
+        self.states.append(state)
 
     def log(self, line):
         self.lines.append(line)
@@ -164,6 +170,20 @@ class Matches(unittest.TestCase):
         self.assertIsNone(failure)
         self.assertIn("4 twos on the table counting ones: the bid stands", events)
         self.assertIn("p1 loses a die (1 left); dice now 2 1 2", events)
+
+    def test_every_decision_shows_the_table_after_it(self):
+        # The same hand as above: p0 bids 1 two, p1 calls and loses a die.
+        rolls = dice_bytes(2, 2, 1, 5, 2, 6)
+        _, host = play([caller, caller, caller], ld.Options(dice=2), stream=rolls + bytes(600))
+        self.assertEqual(len(host.states), len(host.verdicts))
+        bid, call = host.states[0], host.states[1]
+        self.assertEqual(bid["cups"], [[2, 2], [1, 5], [2, 6]])
+        self.assertEqual(bid["bids"], [[0, 1, 2]])
+        self.assertEqual(bid["dice"], [2, 2, 2])
+        self.assertNotIn("ended", bid)
+        self.assertEqual(call["dice"], [2, 1, 2])
+        self.assertEqual(call["ended"], {"loser": 1, "by": 1, "call": True, "count": 4})
+        self.assertEqual(host.states[-1]["dice"].count(0), 2, "the game ends with one player")
 
     def test_a_call_on_a_lie_costs_the_bidder_a_die(self):
         # No wild ones: p0 bids 1 two, p1 raises to 2 twos, p2 calls: 1 two (p0's).

@@ -18,7 +18,7 @@ use koth_referee::{
     Abort, DecisionRequest, Description, Directory, Failure, Format, Host, MatchResult, MatchSetup,
     OptionSpec, Partners, Referee, Scoring, SeatResult, Seating, Value, Verdict,
 };
-use koth_rules::euchre::{team_of, Config, Event, Game, Kind, Outcome, DEFAULT_MAX_DEALS};
+use koth_rules::euchre::{team_of, Card, Config, Event, Game, Kind, Outcome, DEFAULT_MAX_DEALS};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -158,9 +158,44 @@ impl Referee for EuchreReferee {
                 failure,
                 events,
             })?;
+            host.show(&state(&game))?;
         }
         Ok(result(&game, config.first_dealer))
     }
+}
+
+/// The table after a decision, for the replay's viewer (`docs/games/euchre.md`, "The
+/// replay"): every hand (a replay is watched after the game, so nothing is hidden), the
+/// turned card, trump and who made it, the trick on the table, the deal's tricks and the
+/// game's points.
+fn state(game: &Game) -> String {
+    let cards = |cs: &mut dyn Iterator<Item = Option<Card>>| {
+        let items: Vec<String> = cs
+            .map(|c| c.map_or_else(|| "null".to_string(), |c| format!("\"{c}\"")))
+            .collect();
+        format!("[{}]", items.join(","))
+    };
+    let hands: Vec<String> = (0..4)
+        .map(|s| cards(&mut game.hand(s).iter().map(|&c| Some(c))))
+        .collect();
+    let seat = |s: Option<usize>| s.map_or_else(|| "null".to_string(), |s| s.to_string());
+    let (leader, trick) = game.table();
+    format!(
+        "{{\"dealer\":{},\"deal\":{},\"hands\":[{}],\"turned\":\"{}\",\"trump\":{},\"maker\":{},\"alone\":{},\"leader\":{leader},\"trick\":{},\"tricks\":[{},{}],\"points\":[{},{}],\"target\":{}}}",
+        game.dealer(),
+        game.deals(),
+        hands.join(","),
+        game.turned(),
+        game.trump().map_or_else(|| "null".to_string(), |t| format!("\"{t}\"")),
+        seat(game.maker()),
+        seat(game.alone()),
+        cards(&mut trick.iter().copied()),
+        game.tricks()[0],
+        game.tricks()[1],
+        game.points()[0],
+        game.points()[1],
+        game.config().target,
+    )
 }
 
 /// The target option (the rules' default if the host sent none, which koth never does).

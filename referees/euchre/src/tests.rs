@@ -10,6 +10,7 @@ struct Scripted<F> {
     answer: F,
     asked: Vec<DecisionRequest>,
     verdicts: Vec<Verdict>,
+    states: Vec<String>,
     log: Vec<String>,
 }
 
@@ -19,6 +20,7 @@ impl<F: FnMut(&DecisionRequest) -> (Ended, &'static str)> Scripted<F> {
             answer,
             asked: Vec::new(),
             verdicts: Vec::new(),
+            states: Vec::new(),
             log: Vec::new(),
         }
     }
@@ -42,6 +44,15 @@ impl<F: FnMut(&DecisionRequest) -> (Ended, &'static str)> Host for Scripted<F> {
     }
     fn judge(&mut self, verdict: Verdict) -> Result<(), Abort> {
         self.verdicts.push(verdict);
+        Ok(())
+    }
+    fn show(&mut self, state: &str) -> Result<(), Abort> {
+        assert_eq!(
+            self.states.len() + 1,
+            self.verdicts.len(),
+            "one state per judged decision"
+        );
+        self.states.push(state.to_string());
         Ok(())
     }
     fn log(&mut self, line: &str) -> Result<(), Abort> {
@@ -238,4 +249,46 @@ fn the_description_is_euchre() {
         })
     );
     assert_eq!(d.options[0].default, Value::Integer(10));
+}
+
+#[test]
+fn every_decision_shows_the_table_after_it() {
+    // Every seat orders up and plays its first legal card: whole deals are played.
+    let mut host = Scripted::new(|r: &DecisionRequest| match r.phase.as_str() {
+        "ordering" => (Ended::Ok, "o"),
+        _ => (Ended::Trap("unreachable".into()), ""),
+    });
+    let r = EuchreReferee
+        .play(&setup(COPIES, 0, false, 3), &mut host)
+        .unwrap();
+    assert_eq!(host.states.len(), host.verdicts.len());
+    let states: Vec<serde_json::Value> = host
+        .states
+        .iter()
+        .map(|s| serde_json::from_str(s).expect("a state is JSON"))
+        .collect();
+    let mut plays = 0;
+    for ((req, v), st) in host.asked.iter().zip(&host.verdicts).zip(&states) {
+        let hands = st["hands"].as_array().expect("four hands");
+        assert_eq!(hands.len(), 4);
+        let held: usize = hands.iter().map(|h| h.as_array().unwrap().len()).sum();
+        assert!(held <= 21, "{st}");
+        assert_eq!(st["target"], 5);
+        if req.phase == "turn" {
+            // The card just played lies on the table and left its hand.
+            let card = serde_json::Value::from(v.answer.as_str());
+            assert!(
+                st["trick"].as_array().unwrap().contains(&card),
+                "{v:?} {st}"
+            );
+            assert!(!hands[req.seat as usize].as_array().unwrap().contains(&card));
+            assert!(st["trump"].is_string());
+            plays += 1;
+        }
+    }
+    assert!(plays >= 5, "a whole deal was played");
+    // The last state holds the game's final points.
+    let last = states.last().unwrap();
+    assert_eq!(last["points"][0], r.seats[0].points_for);
+    assert_eq!(last["points"][1], r.seats[1].points_for);
 }

@@ -592,6 +592,16 @@ impl Game {
         &self.deal.played
     }
 
+    /// The trick on the table: the seat that led it, and its cards from the leader (`None`
+    /// for a seat sitting out). A finished trick lies there until every seat has been told
+    /// of it.
+    pub fn table(&self) -> (usize, &[Option<Card>]) {
+        match &self.stage {
+            Stage::Report { leader, cards, .. } => (*leader, cards),
+            _ => (self.deal.leader, &self.deal.trick),
+        }
+    }
+
     /// Trump, once made.
     pub fn trump(&self) -> Option<Suit> {
         self.deal.trump

@@ -173,6 +173,10 @@ impl wh::Host for RefereeState {
         self.with(|h| sdk::Host::judge(h, verdict))
     }
 
+    fn show(&mut self, state: String) -> wasmtime::Result<()> {
+        self.with(|h| sdk::Host::show(h, &state))
+    }
+
     fn log(&mut self, line: String) -> wasmtime::Result<()> {
         self.with(|h| sdk::Host::log(h, &line))
     }

@@ -36,6 +36,8 @@ pub const MAX_RANDOM_BYTES: u32 = 1 << 20;
 pub const MAX_PHASE_BYTES: usize = 256;
 /// Largest `detail` a match may return.
 pub const MAX_DETAIL_BYTES: usize = 1 << 20;
+/// Largest state one decision may show (`show`): a board, not a log.
+pub const MAX_STATE_BYTES: usize = 16 << 10;
 
 /// How a match ended other than with a result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -343,6 +345,7 @@ impl sdk::Host for MatchHost {
             fuel_used: report.fuel_used,
             stderr_tail: tail.clone(),
             events: crate::games::str_list::StrList::new(),
+            state: None,
         });
         if let Outcome::HostFault(why) = &report.outcome {
             let why = format!(
@@ -399,6 +402,30 @@ impl sdk::Host for MatchHost {
                 detail: f.detail,
             });
         }
+        Ok(())
+    }
+
+    fn show(&mut self, state: &str) -> Result<(), Abort> {
+        self.open()?;
+        if state.len() > MAX_STATE_BYTES {
+            return Err(self.fault(format!(
+                "a state of {} bytes is over the {MAX_STATE_BYTES}-byte cap",
+                state.len()
+            )));
+        }
+        let value: serde_json::Value = match serde_json::from_str(state) {
+            Ok(v @ serde_json::Value::Object(_)) => v,
+            Ok(_) => return Err(self.fault("a state that is not a JSON object")),
+            Err(e) => return Err(self.fault(format!("a state that is not JSON: {e}"))),
+        };
+        self.account(state.len() + 16, "state")?;
+        let Some(last) = self.record.log.last_mut() else {
+            return Err(self.fault("it showed a state before asking for a decision"));
+        };
+        if last.state.is_some() {
+            return Err(self.fault("it showed two states for one decision"));
+        }
+        last.state = Some(value);
         Ok(())
     }
 

@@ -50,6 +50,10 @@ pub struct InvocationRecord {
     /// What happened because of it, for the replay.
     #[serde(skip_serializing_if = "StrList::is_empty", default)]
     pub events: StrList,
+    /// The state of the game after it, as the referee showed it (a JSON object), for the
+    /// replay's viewer.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub state: Option<serde_json::Value>,
 }
 
 /// Everything about one played match.

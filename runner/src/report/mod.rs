@@ -11,6 +11,7 @@
 //!
 //! The report reads archives; it never changes them and never runs a bot.
 
+pub mod board;
 pub mod html;
 pub mod model;
 pub mod replay;

@@ -299,6 +299,9 @@ impl ReportData {
         if embed && opts.only_match.is_none() && index >= opts.first_games {
             *forfeit_games += 1;
         }
+        if embed {
+            adapter.boards(&key, &mut steps);
+        }
         let id = format!("g{index}");
         for (i, s) in steps.iter().enumerate() {
             let Some(f) = &s.failure else { continue };

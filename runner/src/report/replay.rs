@@ -10,7 +10,7 @@
 //! (`koth play`, and Euchre, whose referee is built in): the events of the referee's verdict
 //! on each decision, with the lines of its human log that fall between them.
 
-use super::{MatchLogs, ReportError};
+use super::{board, MatchLogs, ReportError};
 use crate::games::{bank_heist, coup};
 use crate::referee::record::InvocationRecord;
 use crate::referee::shape::GameShape;
@@ -57,6 +57,10 @@ pub struct Step {
     pub fuel: u64,
     /// The state after the move.
     pub after: Vec<String>,
+    /// The state after the move as data, for the game's viewer (a referee's `show`; for
+    /// Coup, the rules' state checked against the next decision's arguments).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<serde_json::Value>,
     /// The decision's number in its match (`koth replay --decision`), counted over the
     /// match's lines in `invocations.jsonl`.
     pub decision: usize,
@@ -96,6 +100,9 @@ pub(crate) trait Adapter {
     fn parse(&mut self, line: &str) -> Result<(GameKey, Step), String>;
     /// Called once a game's steps are all read (Coup marks its forfeit here).
     fn finish_game(&mut self, _key: &GameKey, _steps: &mut [Step]) {}
+    /// Called after `finish_game` for a game the page embeds only: give each step the state
+    /// the game's viewer draws, where the archive holds none (Coup, Bank Heist).
+    fn boards(&mut self, _key: &GameKey, _steps: &mut [Step]) {}
     /// Add what the human logs tell (intro, state after, result) to an embedded replay.
     fn enrich(&mut self, logs: &mut MatchLogs, replay: &mut Replay) -> Result<(), ReportError>;
 }
@@ -114,9 +121,43 @@ pub(crate) fn adapter(
         return Some(Box::new(Plugin::new(shape, results)));
     }
     match game {
-        "coup" => Some(Box::new(Coup::new(results))),
+        "coup" => Some(Box::new(Coup::new(manifest, results))),
         "bank-heist" => Some(Box::new(BankHeist::default())),
         _ => None,
+    }
+}
+
+/// What an adapter keeps of each decision for the boards, per game. A game is known to be
+/// whole only once the next game's first line is read, so the last two games are kept.
+struct GameBuffer<K, T> {
+    games: Vec<(K, Vec<T>)>,
+}
+
+impl<K: PartialEq, T> Default for GameBuffer<K, T> {
+    fn default() -> Self {
+        GameBuffer { games: Vec::new() }
+    }
+}
+
+impl<K: PartialEq, T> GameBuffer<K, T> {
+    fn push(&mut self, key: K, item: T) {
+        match self.games.last_mut() {
+            Some((k, items)) if *k == key => items.push(item),
+            _ => {
+                if self.games.len() == 2 {
+                    self.games.remove(0);
+                }
+                self.games.push((key, vec![item]));
+            }
+        }
+    }
+
+    /// The items of the game `key`, taken out.
+    fn take(&mut self, key: &K) -> Vec<T> {
+        match self.games.iter().position(|(k, _)| k == key) {
+            Some(i) => self.games.remove(i).1,
+            None => Vec::new(),
+        }
     }
 }
 
@@ -153,10 +194,15 @@ struct Coup {
     /// The history so far in the game being read.
     history: String,
     game: Option<usize>,
+    /// The tournament's seed and whether its deals are paired (the manifest's options), to
+    /// deal each game again for its board; `None` when the manifest does not say.
+    deal: Option<(u64, bool)>,
+    /// The moves of the last games read, by game, for their boards.
+    moves: GameBuffer<usize, board::CoupMove>,
 }
 
 impl Coup {
-    fn new(results: &serde_json::Value) -> Coup {
+    fn new(manifest: &serde_json::Value, results: &serde_json::Value) -> Coup {
         let games: Vec<CoupGame> = results
             .pointer("/detail/games")
             .and_then(|g| serde_json::from_value(g.clone()).ok())
@@ -168,7 +214,32 @@ impl Coup {
                 .collect(),
             history: String::new(),
             game: None,
+            deal: manifest.get("options").and_then(|o| {
+                let seed = o.get("seed")?.as_u64()?;
+                let paired = o.get("paired").and_then(|p| p.as_bool()).unwrap_or(false);
+                Some((seed, paired))
+            }),
+            moves: GameBuffer::default(),
         }
+    }
+
+    /// The board after each move of the game `file` (`<first>_<second>_<round>.txt`),
+    /// dealt again from the seed; `None` if it cannot be, or if a move's arguments differ
+    /// from what the rules give.
+    fn states(
+        &self,
+        file: &str,
+        steps: &[Step],
+        moves: &[board::CoupMove],
+    ) -> Option<Vec<serde_json::Value>> {
+        let (seed, paired) = self.deal?;
+        let first = steps.iter().find(|s| s.seat == "seat 0")?.bot.as_str();
+        let stem = file.strip_suffix(".txt")?;
+        let (pair, round) = stem.rsplit_once('_')?;
+        let second = pair.strip_prefix(first)?.strip_prefix('_')?;
+        let round: u32 = round.parse().ok()?;
+        let deck = coup::tournament::deck_seed(seed, paired, round, first, second);
+        board::coup_states(deck, [first, second], moves)
     }
 }
 
@@ -179,6 +250,15 @@ impl Adapter for Coup {
             self.game = Some(l.game);
             self.history.clear();
         }
+        self.moves.push(
+            l.game,
+            board::CoupMove {
+                argv: l.inv.argv.iter().map(str::to_string).collect(),
+                ok: l.inv.outcome == Outcome::Ok,
+                appended: l.inv.appended.clone(),
+                stdout: l.inv.stdout.clone(),
+            },
+        );
         let before = self.history.clone();
         if let Some(a) = &l.inv.appended {
             self.history.push_str(a);
@@ -203,6 +283,7 @@ impl Adapter for Coup {
             failure: None,
             fuel: inv.fuel_used,
             after: vec![format!("history file: {}", quoted(&self.history))],
+            state: None,
             bot: inv.bot,
         };
         let key = GameKey {
@@ -211,6 +292,15 @@ impl Adapter for Coup {
             label: l.file,
         };
         Ok((key, step))
+    }
+
+    fn boards(&mut self, key: &GameKey, steps: &mut [Step]) {
+        let moves = self.moves.take(&key.match_index);
+        if let Some(states) = self.states(&key.label, steps, &moves) {
+            for (step, state) in steps.iter_mut().zip(states) {
+                step.state = Some(state);
+            }
+        }
     }
 
     fn finish_game(&mut self, key: &GameKey, steps: &mut [Step]) {
@@ -329,6 +419,7 @@ impl Adapter for Plugin {
             }),
             fuel: inv.fuel_used,
             after: inv.events.to_vec(),
+            state: inv.state,
             bot: inv.bot,
         };
         let key = GameKey {
@@ -410,6 +501,8 @@ fn place_log_lines(lines: &[&str], steps: &mut [Step], intro: &mut Vec<String>) 
 struct BankHeist {
     /// Each tournament's human log, split per game, read once when first needed.
     logs: BTreeMap<u32, BTreeMap<u64, Vec<String>>>,
+    /// The 31 arguments of each decision of the last games read, for their boards.
+    args: GameBuffer<(usize, u64), String>,
 }
 
 impl Adapter for BankHeist {
@@ -428,6 +521,10 @@ impl Adapter for BankHeist {
             game: u64::from(inv.game),
             label: format!("tournament {}, game {}", inv.tournament, inv.game),
         };
+        self.args.push(
+            (inv.tournament as usize, u64::from(inv.game)),
+            inv.args.clone(),
+        );
         let step = Step {
             decision: 0,
             seat: format!("round {}", inv.round),
@@ -441,9 +538,30 @@ impl Adapter for BankHeist {
             failure,
             fuel: inv.fuel_used,
             after: Vec::new(),
+            state: None,
             bot: inv.bot,
         };
         Ok((key, step))
+    }
+
+    fn boards(&mut self, key: &GameKey, steps: &mut [Step]) {
+        let args = self.args.take(&(key.match_index, key.game));
+        if args.len() != steps.len() {
+            return;
+        }
+        let moves: Vec<board::HeistMove> = steps
+            .iter()
+            .zip(&args)
+            .map(|(s, args)| board::HeistMove {
+                bot: &s.bot,
+                args,
+                decision: &s.answer,
+            })
+            .collect();
+        let states = board::heist_states(&moves);
+        for (step, state) in steps.iter_mut().zip(states) {
+            step.state = Some(state);
+        }
     }
 
     fn enrich(&mut self, files: &mut MatchLogs, replay: &mut Replay) -> Result<(), ReportError> {
@@ -533,6 +651,7 @@ mod tests {
             failure: None,
             fuel: 0,
             after: events.iter().map(|e| e.to_string()).collect(),
+            state: None,
         }
     }
 

@@ -5,6 +5,8 @@ This file tells koth what the game is (seats, formats, options, scoring) and tra
 between koth's types and `game`, which holds the rules.
 """
 
+import json
+
 from wit_world import exports
 from wit_world.imports import host
 from wit_world.imports import types as t
@@ -41,6 +43,9 @@ class KothHost:
     def judge(self, answer, failure, events):
         f = None if failure is None else t.Failure(kind=failure[0], detail=failure[1])
         host.judge(t.Verdict(answer=answer, failure=f, events=events))
+
+    def show(self, state):
+        host.show(json.dumps(state, separators=(",", ":")))
 
     def log(self, line):
         host.log(line)

@@ -14,6 +14,8 @@ test can pass its own):
 - `decide(seat, stdin) -> Report`: one decision of the bot in `seat`;
 - `judge(answer, failure, events)`: how the referee read that decision (`failure` is
   `(kind, detail)` or None) and what it made happen, for the replay;
+- `show(state)`: the state after the decision just judged (a dict), which the replay's
+  viewer draws;
 - `log(line)`: a line of the match's human log;
 - `write_file(seat, name, data)`: place a file in the seat's folder;
 - `random(n) -> bytes`: the next n bytes of the match's random stream.
@@ -104,6 +106,17 @@ def play(names, turns, noise, host):
             resolve,
         )
         history.append(tuple(moves))
+        # The board after the turn, for the replay's viewer (koth's built-in one for this
+        # game, named by `viewer`): the moves, the running score and the last ten turns.
+        host.show({
+            "viewer": "prisoners-dilemma",
+            "turn": turn,
+            "turns": turns,
+            "names": list(names),
+            "moves": list(moves),
+            "scores": list(scores),
+            "recent": [list(h) for h in history[-10:]],
+        })
     failures = manager.failures
     if scores[0] == scores[1]:
         winners = []

@@ -233,21 +233,7 @@ impl MatchFormat for RoundRobin<'_> {
         let round = p.round.to_le_bytes();
         let setup = GameSetup {
             file_name: &file_name,
-            deck_seed: if opts.paired {
-                // Both orders of the pair get the same deck.
-                let (x, y) = if na <= nb { (na, nb) } else { (nb, na) };
-                crate::seed::derive_named(
-                    opts.seed,
-                    "coup/paired-deck",
-                    &[&round, x.as_bytes(), y.as_bytes()],
-                )
-            } else {
-                crate::seed::derive_named(
-                    opts.seed,
-                    "coup/deck",
-                    &[&round, na.as_bytes(), nb.as_bytes()],
-                )
-            },
+            deck_seed: deck_seed(opts.seed, opts.paired, p.round, na, nb),
             game_seed: crate::seed::derive_named(
                 opts.seed,
                 "coup/game",
@@ -336,6 +322,31 @@ fn summarize(p: &Pairing, r: &GameRecord) -> MatchSummary {
 
 /// Coup, as the tournament commands run, resume, shard, merge and verify it.
 pub struct Coup;
+
+/// The seed of the deck of the game `first` against `second` in `round` (the report's
+/// viewer deals it again to show each move's state).
+pub fn deck_seed(seed: u64, paired: bool, round: u32, first: &str, second: &str) -> u64 {
+    let round = round.to_le_bytes();
+    if paired {
+        // Both orders of the pair get the same deck.
+        let (x, y) = if first <= second {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        crate::seed::derive_named(
+            seed,
+            "coup/paired-deck",
+            &[&round, x.as_bytes(), y.as_bytes()],
+        )
+    } else {
+        crate::seed::derive_named(
+            seed,
+            "coup/deck",
+            &[&round, first.as_bytes(), second.as_bytes()],
+        )
+    }
+}
 
 /// The game's name in manifests and on the command line.
 pub const NAME: &str = "coup";

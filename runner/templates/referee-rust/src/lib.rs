@@ -187,6 +187,23 @@ impl Referee for Game {
                 },
             )?;
             history.push([moves[0], moves[1]]);
+            // The board after the turn, for the replay's viewer (koth's built-in one for
+            // this game, named by `viewer`): the moves, the running score and the last ten
+            // turns.
+            let recent: Vec<String> = history[history.len().saturating_sub(10)..]
+                .iter()
+                .map(|h| format!("[\"{}\",\"{}\"]", h[0].letter(), h[1].letter()))
+                .collect();
+            host.show(&format!(
+                "{{\"viewer\":\"prisoners-dilemma\",\"turn\":{turn},\"turns\":{turns},\"names\":[{},{}],\"moves\":[\"{}\",\"{}\"],\"scores\":[{},{}],\"recent\":[{}]}}",
+                json_string(names[0]),
+                json_string(names[1]),
+                moves[0].letter(),
+                moves[1].letter(),
+                scores[0],
+                scores[1],
+                recent.join(",")
+            ))?;
         }
         let failures = [manager.failures(0), manager.failures(1)];
         let winners = if scores[0] == scores[1] {
