@@ -494,6 +494,24 @@ fn the_three_bots_play_by_the_rules_with_a_report_and_verify() {
             .all(|s| s["after"].as_array().is_some_and(|a| !a.is_empty())),
         "every step has events"
     );
+    // Every step has the board the referee showed: three cups, each as many dice as its
+    // seat has left, and the game starts with five each.
+    for st in steps {
+        let state = &st["state"];
+        let dice = state["dice"].as_array().expect("a board per decision");
+        let cups = state["cups"].as_array().expect("the cups");
+        assert_eq!(cups.len(), 3, "{state}");
+        for (cup, left) in cups.iter().zip(dice) {
+            let n = cup.as_array().unwrap().len() as u64;
+            // A cup is the hand's roll: the loser of this hand had one more die in it.
+            assert!(
+                n == left.as_u64().unwrap() || n == left.as_u64().unwrap() + 1,
+                "{state}"
+            );
+        }
+    }
+    assert_eq!(steps[0]["state"]["hand"], 1);
+    assert_eq!(steps[0]["state"]["dice"], serde_json::json!([5, 5, 5]));
     assert!(
         steps.iter().any(|s| s["after"].as_array().is_some_and(|a| a
             .iter()

@@ -111,6 +111,12 @@ const ATTACKS: &[(&str, &str)] = &[
     ("decide-flood", "it ran out of fuel"),
     ("random-flood", "random bytes at once, over the cap"),
     ("give-up", "the referee gives up"),
+    ("state-huge", "over the 16384-byte cap"),
+    (
+        "state-deep",
+        "a state that is not JSON: recursion limit exceeded",
+    ),
+    ("state-twice", "it showed two states for one decision"),
 ];
 
 #[test]

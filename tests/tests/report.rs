@@ -599,6 +599,12 @@ fn report_in_chromium() {
             shown.as_str().is_some_and(|t| t.contains("State after")),
             "{game}: {shown}"
         );
+        viewer_draws_the_state(
+            game,
+            &mut dev,
+            &embedded(&std::fs::read_to_string(&page).expect("page")),
+            &artifacts,
+        );
         // Not one console message, uncaught error or logged error, from loading to here.
         let console = dev.console();
         assert!(console.is_empty(), "{game}: {console:#?}");
@@ -620,5 +626,153 @@ fn report_in_chromium() {
             png.len()
         );
         println!("{game}: screenshot in {}", shot.display());
+    }
+}
+
+/// The viewer of `game` draws the state of one decision of the page's first replay (the one
+/// where the most is revealed, Coup's cards or the cards in Euchre's hands): its elements
+/// match the state the page embeds, and for Coup the screenshot shows each player's revealed
+/// cards, counted as runs of the revealed card's colour along a line through them.
+fn viewer_draws_the_state(
+    game: &str,
+    dev: &mut Devtools,
+    data: &serde_json::Value,
+    artifacts: &Path,
+) {
+    let steps = data["replays"][0]["steps"].as_array().expect("steps");
+    let revealed = |st: &serde_json::Value| -> usize {
+        st["players"].as_array().map_or(0, |ps| {
+            ps.iter()
+                .map(|p| p["revealed"].as_array().map_or(0, Vec::len))
+                .sum()
+        })
+    };
+    // Every decision of a built-in game has its board.
+    for (i, st) in steps.iter().enumerate() {
+        assert!(st["state"].is_object(), "{game}: step {i} has no state");
+    }
+    // The most to see: Coup's revealed cards, or a Euchre trick with the most cards on the
+    // table and then in hand; the latest such step.
+    let on_table = |st: &serde_json::Value| {
+        st["trick"]
+            .as_array()
+            .map_or(0, |t| t.iter().filter(|c| c.is_string()).count())
+    };
+    let held = |st: &serde_json::Value| {
+        st["hands"].as_array().map_or(0, |hs| {
+            hs.iter().map(|h| h.as_array().map_or(0, Vec::len)).sum()
+        })
+    };
+    let k = (0..steps.len())
+        .max_by_key(|&i| {
+            let st = &steps[i]["state"];
+            (revealed(st), on_table(st), held(st), i)
+        })
+        .expect("a step");
+    let state = &steps[k]["state"];
+    dev.fix_viewport();
+    dev.eval(&format!(
+        "showStep({k}); document.getElementById('view').scrollIntoView(); true"
+    ));
+    assert_eq!(
+        dev.eval("document.getElementById('view').hidden"),
+        false,
+        "{game}: the board is drawn"
+    );
+    let count = |dev: &mut Devtools, sel: &str| {
+        dev.eval(&format!("document.querySelectorAll('#view {sel}').length"))
+            .as_u64()
+            .unwrap_or(0) as usize
+    };
+    match game {
+        "coup" => {
+            let hidden: usize = state["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["hidden"].as_array().unwrap().len())
+                .sum();
+            assert_eq!(
+                count(dev, ".card.revealed"),
+                revealed(state),
+                "{game}: {state}"
+            );
+            assert_eq!(count(dev, ".card.down"), hidden, "{game}: {state}");
+            for (seat, p) in state["players"].as_array().unwrap().iter().enumerate() {
+                let coins = dev.eval(&format!("document.querySelector('#view .player[data-seat=\"{seat}\"] .coins').textContent"));
+                assert!(
+                    coins
+                        .as_str()
+                        .is_some_and(|c| c.starts_with(&format!("{} coin", p["coins"]))),
+                    "{game}: {coins}"
+                );
+            }
+        }
+        "euchre" => {
+            let cards: usize = state["hands"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| h.as_array().unwrap().len())
+                .sum();
+            assert_eq!(
+                count(dev, ".euchre .player .card"),
+                cards,
+                "{game}: {state}"
+            );
+            let on_table = state["trick"].as_array().unwrap().len();
+            // The turned card beside the trick.
+            assert_eq!(
+                count(dev, ".euchre .table .card"),
+                on_table + 1,
+                "{game}: {state}"
+            );
+        }
+        "bank-heist" => {
+            let players = state["players"].as_array().unwrap().len();
+            assert_eq!(count(dev, "tr[data-bot]"), players, "{game}: {state}");
+        }
+        other => panic!("no viewer check for {other}"),
+    }
+    let png = dev.screenshot();
+    let shot = artifacts.join(format!("viewer-{game}.png"));
+    std::fs::write(&shot, &png).expect("write the viewer's screenshot");
+    if game != "coup" {
+        return;
+    }
+    // The picture: along a line 3 pixels into each player's first card (its padding, above
+    // the text), every revealed card is one run of its background colour.
+    let rows = dev.eval(
+        "[...document.querySelectorAll('#view .player[data-seat]')].map((p) => { \
+           const c = p.querySelector('.card'); const b = p.getBoundingClientRect(); \
+           return c ? [Math.round(c.getBoundingClientRect().top) + 3, Math.round(b.left), Math.round(b.right)] : null; })",
+    );
+    let decoder = png::Decoder::new(std::io::Cursor::new(&png));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut pixels).expect("the PNG's pixels");
+    let channels = info.color_type.samples();
+    for (seat, row) in rows.as_array().expect("rows").iter().enumerate() {
+        let want = state["players"][seat]["revealed"].as_array().unwrap().len();
+        let Some(row) = row.as_array() else {
+            assert_eq!(want, 0, "{game}: seat {seat} shows no card");
+            continue;
+        };
+        let [y, x0, x1] = [0, 1, 2].map(|i| row[i].as_u64().expect("a coordinate") as usize);
+        assert!(
+            y < info.height as usize && x1 <= info.width as usize,
+            "{game}: {row:?} in the viewport"
+        );
+        let line = &pixels[y * info.line_size..(y + 1) * info.line_size];
+        let is_revealed = |x: usize| line[x * channels..x * channels + 3] == [0xfd, 0xec, 0xea];
+        let runs = (x0..x1)
+            .filter(|&x| is_revealed(x) && (x == x0 || !is_revealed(x - 1)))
+            .count();
+        assert_eq!(
+            runs,
+            want,
+            "{game}: seat {seat}'s revealed cards in {}",
+            shot.display()
+        );
     }
 }

@@ -434,6 +434,33 @@ fn referee_scaffold_plays(lang: &str) {
     for w in rows.windows(2) {
         assert!(w[0]["rating"]["rating"].as_f64() >= w[1]["rating"]["rating"].as_f64());
     }
+    // The replay's board: each turn's second decision shows the turn, the moves and the
+    // running score to koth's Prisoner's Dilemma viewer.
+    let html = koth::report::build(&out, &koth::report::ReportOptions::default()).unwrap();
+    let open = r#"<script type="application/json" id="data">"#;
+    let start = html.find(open).expect("the data tag") + open.len();
+    let len = html[start..].find("</script>").expect("the data tag's end");
+    let data: serde_json::Value = serde_json::from_str(&html[start..start + len]).unwrap();
+    let steps = data["replays"][0]["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 200, "two decisions a turn");
+    assert!(steps[0].get("state").is_none(), "the turn is not over");
+    let state = &steps[1]["state"];
+    assert_eq!(state["viewer"], "prisoners-dilemma", "{state}");
+    assert_eq!(state["turn"], 1);
+    let last = &steps[199]["state"];
+    assert_eq!(last["turn"], 100);
+    assert_eq!(last["recent"].as_array().unwrap().len(), 10);
+    let scores = last["scores"].as_array().unwrap();
+    assert_eq!(
+        scores.iter().map(|s| s.as_u64().unwrap()).sum::<u64>(),
+        results["matches"][0]["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_u64().unwrap())
+            .sum::<u64>(),
+        "{last}"
+    );
 
     // A bad option value is refused before anything is played, naming the option.
     let refused = koth()

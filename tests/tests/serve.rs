@@ -686,6 +686,16 @@ fn contest_in_chromium() {
         index.as_str().is_some_and(|t| t.starts_with("move 2 of")),
         "{index}"
     );
+    // The match page draws the same board as the report: both players' coins and cards,
+    // as many as the state the page embeds.
+    let drawn = dev.eval(
+        "[document.getElementById('view').hidden, document.querySelectorAll('#view .player[data-seat]').length, \
+          document.querySelectorAll('#view .card').length, \
+          D.replays[0].steps[1].state.players.map((p) => p.hidden.length + p.revealed.length).reduce((a, b) => a + b)]",
+    );
+    assert_eq!(drawn[0], false, "the board is drawn: {drawn}");
+    assert_eq!(drawn[1], 2, "{drawn}");
+    assert_eq!(drawn[2], drawn[3], "{drawn}");
     let console = dev.console();
     assert!(console.is_empty(), "{console:#?}");
     drop(dev);

@@ -197,6 +197,27 @@ impl Devtools {
         r["result"]["value"].clone()
     }
 
+    /// Draw the page in a 1280×900 viewport at one device pixel per CSS pixel, so that a
+    /// screenshot's pixels are the page's coordinates.
+    pub fn fix_viewport(&mut self) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            serde_json::json!({"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
+        );
+    }
+
+    /// The viewport as drawn now, as PNG bytes.
+    pub fn screenshot(&mut self) -> Vec<u8> {
+        use base64::Engine;
+        let shot = self.call(
+            "Page.captureScreenshot",
+            serde_json::json!({"format": "png"}),
+        );
+        base64::engine::general_purpose::STANDARD
+            .decode(shot["data"].as_str().expect("screenshot data"))
+            .expect("the screenshot is base64")
+    }
+
     /// Press a key, as a reader would.
     pub fn key(&mut self, key: &str, code: u32) {
         for kind in ["keyDown", "keyUp"] {

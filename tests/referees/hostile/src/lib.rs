@@ -26,6 +26,9 @@ const ATTACKS: &[&str] = &[
     "decide-flood",
     "random-flood",
     "give-up",
+    "state-huge",
+    "state-deep",
+    "state-twice",
 ];
 
 impl Referee for Hostile {
@@ -115,6 +118,23 @@ impl Referee for Hostile {
                 host.random(2 << 20)?;
             }
             "give-up" => return Err(Abort::new("the referee gives up")),
+            // The replay's states: one past the cap, one nested past any parser's depth
+            // within the cap, and two for one decision.
+            "state-huge" => {
+                ask(host, 0, Vec::new())?;
+                host.show(&format!("{{\"x\":\"{}\"}}", "x".repeat(16 << 10)))?;
+            }
+            "state-deep" => {
+                ask(host, 0, Vec::new())?;
+                let depth = 5000;
+                host.show(&format!("{{\"x\":{}{}}}", "[".repeat(depth), "]".repeat(depth)))?;
+            }
+            "state-twice" => {
+                ask(host, 0, Vec::new())?;
+                host.judge(Verdict::default())?;
+                host.show("{}")?;
+                host.show("{}")?;
+            }
             _ => {}
         }
         // The honest game: each seat says something once; the longest answer wins.
