@@ -49,7 +49,7 @@ class KothHost:
         host.judge(t.Verdict(answer=answer, failure=f, events=events))
 
     def show(self, state):
-        host.show(json.dumps(state, separators=(",", ":")))
+        host.show(json.dumps(state, separators=(",", ":"), allow_nan=False))
 
     def log(self, line):
         host.log(line)

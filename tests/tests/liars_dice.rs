@@ -512,6 +512,7 @@ fn the_three_bots_play_by_the_rules_with_a_report_and_verify() {
     }
     assert_eq!(steps[0]["state"]["hand"], 1);
     assert_eq!(steps[0]["state"]["dice"], serde_json::json!([5, 5, 5]));
+    board_in_chromium(&out.join("report.html"), steps);
     assert!(
         steps.iter().any(|s| s["after"].as_array().is_some_and(|a| a
             .iter()
@@ -693,4 +694,41 @@ fn a_bot_that_breaks_the_protocol_loses_a_die_each_time_and_goes_out_first() {
             }
         }
     }
+}
+
+#[path = "browser/devtools.rs"]
+mod devtools;
+
+/// The first call of the page's first replay, drawn by the Liar's Dice viewer in Chromium:
+/// every die of every cup, and the hand's bids.
+#[cfg(not(koth_skip_chromium))]
+fn board_in_chromium(page: &Path, steps: &[Value]) {
+    let k = steps
+        .iter()
+        .position(|s| s["state"]["ended"]["call"] == true)
+        .expect("a hand ended with a call");
+    let state = &steps[k]["state"];
+    let dice: usize = state["cups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_array().unwrap().len())
+        .sum();
+    let counts = devtools::board_counts(page, k, &[".die", ".caption li"], "liars-dice");
+    assert!(
+        counts[0].as_str().is_some_and(|t| t.contains("called: ")),
+        "{counts:?}"
+    );
+    assert_eq!(counts[1], dice, "{state}");
+    // One line per bid, and one for the call.
+    assert_eq!(
+        counts[2],
+        state["bids"].as_array().unwrap().len() + 1,
+        "{state}"
+    );
+}
+
+#[cfg(koth_skip_chromium)]
+fn board_in_chromium(_: &Path, _: &[Value]) {
+    println!("SKIPPED: the Liar's Dice board in Chromium: Chromium unavailable (see target/koth-skip-browser)");
 }

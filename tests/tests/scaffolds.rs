@@ -461,6 +461,9 @@ fn referee_scaffold_plays(lang: &str) {
             .sum::<u64>(),
         "{last}"
     );
+    let page = tmp.path().join("report.html");
+    std::fs::write(&page, &html).unwrap();
+    board_in_chromium(&page, last);
 
     // A bad option value is refused before anything is played, naming the option.
     let refused = koth()
@@ -475,4 +478,31 @@ fn referee_scaffold_plays(lang: &str) {
     assert_eq!(refused.status.code(), Some(2), "{err}");
     assert!(err.contains("turns"), "{err}");
     assert!(!tmp.path().join("refused").join("results.json").exists());
+}
+
+#[path = "browser/devtools.rs"]
+mod devtools;
+
+/// The last turn of the first match, drawn by the Prisoner's Dilemma viewer in Chromium: the
+/// last ten turns' moves for both players, and the score.
+#[cfg(not(koth_skip_chromium))]
+fn board_in_chromium(page: &Path, last: &serde_json::Value) {
+    let counts = devtools::board_counts(
+        page,
+        199,
+        &[".moves td.C, .moves td.D"],
+        "prisoners-dilemma",
+    );
+    assert!(
+        counts[0]
+            .as_str()
+            .is_some_and(|t| t.contains("turn 100 of 100")),
+        "{counts:?}"
+    );
+    assert_eq!(counts[1], 20, "{last}");
+}
+
+#[cfg(koth_skip_chromium)]
+fn board_in_chromium(_: &Path, _: &serde_json::Value) {
+    println!("SKIPPED: the Prisoner's Dilemma board in Chromium: Chromium unavailable (see target/koth-skip-browser)");
 }

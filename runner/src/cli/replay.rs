@@ -261,7 +261,8 @@ fn match_lines(archive: &Path, field: &str, n: usize) -> anyhow::Result<(usize, 
 }
 
 /// Each field of a decision's line that differs from the record, whole: `answer was "qc", now
-/// "9h"`; a list (a referee's events) line by line.
+/// "9h"`; a list (a referee's events) line by line; an object (a referee's state) by the
+/// parts that differ ([`part_differences`]).
 fn record_differences(recorded: &Value, now: &Value) -> Vec<String> {
     let (Some(a), Some(b)) = (recorded.as_object(), now.as_object()) else {
         return differences(recorded, now, usize::MAX);
@@ -297,10 +298,47 @@ fn record_differences(recorded: &Value, now: &Value) -> Vec<String> {
                 out.push("now:".into());
                 out.extend(lines(ys));
             }
+            _ if x.is_some_and(Value::is_object) && y.is_some_and(Value::is_object) => {
+                if let (Some(x), Some(y)) = (x, y) {
+                    part_differences(k, x, y, &mut out);
+                }
+            }
             _ => out.push(format!("{k} was {}, now {}", text(x), text(y))),
         }
     }
     out
+}
+
+/// The parts of a structured value (a referee's state) that differ, each on one line by its
+/// path: `state.hands[0] was ["ah","kh"], now ["qc","ah"]`.
+fn part_differences(path: &str, x: &Value, y: &Value, out: &mut Vec<String>) {
+    match (x, y) {
+        (Value::Object(a), Value::Object(b)) => {
+            let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                match (a.get(k), b.get(k)) {
+                    (Some(p), Some(q)) => part_differences(&format!("{path}.{k}"), p, q, out),
+                    (p, q) => out.push(format!(
+                        "{path}.{k} was {}, now {}",
+                        p.map_or_else(|| "absent".into(), Value::to_string),
+                        q.map_or_else(|| "absent".into(), Value::to_string)
+                    )),
+                }
+            }
+        }
+        // A list of lists or objects (the hands) by item; a list of plain values (a hand) whole.
+        (Value::Array(a), Value::Array(b))
+            if a.len() == b.len() && a.iter().chain(b).all(|v| v.is_array() || v.is_object()) =>
+        {
+            for (i, (p, q)) in a.iter().zip(b).enumerate() {
+                part_differences(&format!("{path}[{i}]"), p, q, out);
+            }
+        }
+        _ if x != y => out.push(format!("{path} was {x}, now {y}")),
+        _ => {}
+    }
 }
 
 /// The match's label in `results.json`.

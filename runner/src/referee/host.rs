@@ -5,7 +5,7 @@
 //! The same host serves a referee built into koth and one running as a component (which
 //! also pays fuel for the work each call makes the host do: [`MatchHost::take_work`]).
 
-use super::record::{FailureRecord, InvocationRecord, MatchRecord, REFEREE_FAULT};
+use super::record::{FailureRecord, InvocationRecord, MatchRecord, State, REFEREE_FAULT};
 use super::shape::GameShape;
 use crate::games::{stderr_tail, Player};
 use crate::sandbox::vfs::{FileType, SnapshotEntry};
@@ -28,7 +28,7 @@ pub const FILE_CALL_FUEL: u64 = 64;
 pub const MAX_ARGS: usize = 4096;
 /// Most bytes of arguments, or of stdin, one decision may get.
 pub const MAX_INPUT_BYTES: usize = 1 << 20;
-/// Most bytes of log lines, events, answers and failure details one match may record.
+/// Most bytes of log lines, events, answers, failure details and states one match may record.
 pub const MAX_RECORD_BYTES: u64 = 64 << 20;
 /// Most bytes one `random` call returns.
 pub const MAX_RANDOM_BYTES: u32 = 1 << 20;
@@ -413,12 +413,8 @@ impl sdk::Host for MatchHost {
                 state.len()
             )));
         }
-        let value: serde_json::Value = match serde_json::from_str(state) {
-            Ok(v @ serde_json::Value::Object(_)) => v,
-            Ok(_) => return Err(self.fault("a state that is not a JSON object")),
-            Err(e) => return Err(self.fault(format!("a state that is not JSON: {e}"))),
-        };
-        self.account(state.len() + 16, "state")?;
+        let value = State::parse(state).map_err(|why| self.fault(why))?;
+        self.account(value.as_str().len() + 16, "state")?;
         let Some(last) = self.record.log.last_mut() else {
             return Err(self.fault("it showed a state before asking for a decision"));
         };

@@ -53,7 +53,51 @@ pub struct InvocationRecord {
     /// The state of the game after it, as the referee showed it (a JSON object), for the
     /// replay's viewer.
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub state: Option<serde_json::Value>,
+    pub state: Option<State>,
+}
+
+/// The state of a game after a decision: a JSON object, kept as its compact text with its
+/// keys sorted. A record holds the one string, never the parsed tree: 16 KiB of JSON can
+/// parse into megabytes of values, and a match may show thousands of states.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct State(String);
+
+impl State {
+    /// The state `text` shows, if it is a JSON object.
+    pub fn parse(text: &str) -> Result<State, String> {
+        match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(v) => State::from_value(v),
+            Err(e) => Err(format!("a state that is not JSON: {e}")),
+        }
+    }
+
+    /// The state of an object.
+    pub fn from_value(value: serde_json::Value) -> Result<State, String> {
+        if !value.is_object() {
+            return Err("a state that is not a JSON object".into());
+        }
+        Ok(State(value.to_string()))
+    }
+
+    /// Its compact JSON text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Serialize for State {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // Written as the object itself (one state at a time is parsed to write it).
+        let value: serde_json::Value =
+            serde_json::from_str(&self.0).map_err(serde::ser::Error::custom)?;
+        value.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for State {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<State, D::Error> {
+        State::from_value(serde_json::Value::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
 }
 
 /// Everything about one played match.

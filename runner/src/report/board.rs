@@ -10,7 +10,7 @@
 //!   have no decisions, so they are counted, not shown.
 
 use koth_rules::bank_heist::Bank;
-use koth_rules::coup::{Card, Event, Game};
+use koth_rules::coup::{Card, Game};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
@@ -20,6 +20,8 @@ pub struct CoupMove {
     pub argv: Vec<String>,
     /// Whether the invocation ended well (a crash is a forfeit: the rules never saw a move).
     pub ok: bool,
+    /// Whether the host could not complete it (the game is void).
+    pub void: bool,
     /// What it appended to the history file, if the file was only appended to.
     pub appended: Option<String>,
     /// What it printed.
@@ -52,27 +54,24 @@ pub fn coup_states(
         {
             return None;
         }
-        let mut events = Vec::new();
-        let mut foul = None;
-        if let (true, Some(text)) = (mv.ok, &mv.appended) {
-            match game.apply(text, &mv.stdout) {
-                Ok(applied) => events = applied.events,
-                Err(f) => foul = Some(format!("{f:?}")),
-            }
-        } else {
-            foul = Some("forfeit".into());
-        }
-        out.push(state(&game, prompt.seat, names, &events, foul.is_some()));
+        // A crash, or a move the rules refuse, is a forfeit: the board stays as it was.
+        let taken = match (mv.ok, &mv.appended) {
+            (true, Some(text)) => game.apply(text, &mv.stdout).is_ok(),
+            _ => false,
+        };
+        out.push(state(&game, prompt.seat, names, !taken, mv.void));
     }
     Some(out)
 }
 
+/// The board: each player's coins and cards, who moved, and whether the move was taken (or
+/// the game void). What the move did is the step's text already (the human log's lines).
 fn state(
     game: &Game,
     mover: usize,
     names: [&str; 2],
-    events: &[Event],
     forfeit: bool,
+    void: bool,
 ) -> serde_json::Value {
     let cards = |cs: &[Card]| cs.iter().map(|c| c.name()).collect::<Vec<_>>();
     let players: Vec<serde_json::Value> = (0..2)
@@ -88,8 +87,8 @@ fn state(
     serde_json::json!({
         "players": players,
         "mover": mover,
-        "forfeit": forfeit,
-        "events": events.iter().map(|e| e.describe(names)).collect::<Vec<_>>(),
+        "forfeit": forfeit && !void,
+        "void": void,
         "deck": game.deck().len(),
     })
 }
@@ -104,8 +103,10 @@ pub struct HeistMove<'a> {
     pub decision: &'a str,
 }
 
-/// The table after each decision of one Bank Heist game.
-pub fn heist_states(moves: &[HeistMove]) -> Vec<serde_json::Value> {
+/// The table after each decision of one Bank Heist game of `bots` bots (every bot plays
+/// every game). The rabble are counted from round 1's argument 3, the players in the game,
+/// which round 2 of the original rules redefines.
+pub fn heist_states(moves: &[HeistMove], bots: u64) -> Vec<serde_json::Value> {
     struct Row<'a> {
         name: &'a str,
         credits: Option<u64>,
@@ -113,6 +114,7 @@ pub fn heist_states(moves: &[HeistMove]) -> Vec<serde_json::Value> {
         answer: Option<&'a str>,
     }
     let mut rows: Vec<Row> = Vec::new();
+    let mut rabble = None;
     let mut out = Vec::with_capacity(moves.len());
     for mv in moves {
         let args: Vec<&str> = mv.args.split(' ').collect();
@@ -134,6 +136,7 @@ pub fn heist_states(moves: &[HeistMove]) -> Vec<serde_json::Value> {
         if round == Some(2) {
             row.answer = Some(mv.decision);
         } else {
+            rabble = players.map(|p| p.saturating_sub(bots));
             row.credits = arg(9);
             row.bet = mv
                 .decision
@@ -141,7 +144,6 @@ pub fn heist_states(moves: &[HeistMove]) -> Vec<serde_json::Value> {
                 .and_then(|b| b.split(' ').next())
                 .and_then(|b| b.parse().ok());
         }
-        let bots = rows.len() as u64;
         let heisters = rows.iter().filter(|r| r.bet.unwrap_or(0) > 0).count();
         out.push(serde_json::json!({
             "game": game,
@@ -154,7 +156,7 @@ pub fn heist_states(moves: &[HeistMove]) -> Vec<serde_json::Value> {
                 "answer": r.answer,
             })).collect::<Vec<_>>(),
             "heisters": heisters,
-            "rabble": players.map(|p| p.saturating_sub(bots)),
+            "rabble": rabble,
             // Round 2 is asked once every bet is in: its argument 8 is the bank robbed.
             "bank": bank.filter(|_| round == Some(2)).and_then(bank_name),
         }));
@@ -187,6 +189,7 @@ mod tests {
             moves.push(CoupMove {
                 argv,
                 ok: true,
+                void: false,
                 appended: Some(text.to_string()),
                 stdout: String::new(),
             });
@@ -214,7 +217,6 @@ mod tests {
                 .len(),
             0
         );
-        assert_eq!(states[0]["events"][0], "a received 1 coin of Income");
     }
 
     #[test]
@@ -268,13 +270,15 @@ mod tests {
                 decision: "heist",
             },
         ];
-        let states = heist_states(&moves);
+        let states = heist_states(&moves, 3);
         assert_eq!(states[0]["players"].as_array().unwrap().len(), 1);
         assert_eq!(states[0]["bank"], serde_json::Value::Null);
         assert_eq!(states[1]["players"][1]["credits"], 500);
         assert_eq!(states[1]["players"][1]["bet"], 0);
         assert_eq!(states[1]["heisters"], 1);
-        assert_eq!(states[1]["rabble"], 38);
+        // 40 players: the three bots (one not asked yet) and 37 rabble.
+        assert_eq!(states[1]["rabble"], 37);
+        assert_eq!(states[2]["rabble"], 37);
         assert_eq!(states[2]["players"][0]["answer"], "heist");
         assert_eq!(states[2]["players"][0]["bet"], 40);
         assert_eq!(states[2]["bank"], "City");

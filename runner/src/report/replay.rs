@@ -3,7 +3,9 @@
 //! become steps.
 //!
 //! A step is one decision: the bot, what it saw, its answer, its fuel and the state after.
-//! The state after comes from what the archive recorded, never from re-running the rules:
+//! The state after, as text, comes from what the archive recorded, never from re-running
+//! the rules (the board the viewer draws is the referee's `state`, or for Coup and Bank
+//! Heist [`super::board`]'s):
 //! Coup: the history file after the move (what the bots appended, in order, is the history)
 //! and the human log's lines for the move; Bank Heist: the human log's lines for the bot in
 //! that round, and the game's results after its last decision; a game played by a referee
@@ -12,7 +14,7 @@
 
 use super::{board, MatchLogs, ReportError};
 use crate::games::{bank_heist, coup};
-use crate::referee::record::InvocationRecord;
+use crate::referee::record::{InvocationRecord, State};
 use crate::referee::shape::GameShape;
 use crate::sandbox::Outcome;
 use serde::{Deserialize, Serialize};
@@ -60,7 +62,7 @@ pub struct Step {
     /// The state after the move as data, for the game's viewer (a referee's `show`; for
     /// Coup, the rules' state checked against the next decision's arguments).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub state: Option<serde_json::Value>,
+    pub state: Option<State>,
     /// The decision's number in its match (`koth replay --decision`), counted over the
     /// match's lines in `invocations.jsonl`.
     pub decision: usize,
@@ -122,7 +124,13 @@ pub(crate) fn adapter(
     }
     match game {
         "coup" => Some(Box::new(Coup::new(manifest, results))),
-        "bank-heist" => Some(Box::new(BankHeist::default())),
+        "bank-heist" => Some(Box::new(BankHeist {
+            bots: manifest
+                .get("bots")
+                .and_then(|b| b.as_array())
+                .map_or(0, |b| b.len() as u64),
+            ..BankHeist::default()
+        })),
         _ => None,
     }
 }
@@ -255,6 +263,7 @@ impl Adapter for Coup {
             board::CoupMove {
                 argv: l.inv.argv.iter().map(str::to_string).collect(),
                 ok: l.inv.outcome == Outcome::Ok,
+                void: matches!(l.inv.outcome, Outcome::HostFault(_)),
                 appended: l.inv.appended.clone(),
                 stdout: l.inv.stdout.clone(),
             },
@@ -298,7 +307,7 @@ impl Adapter for Coup {
         let moves = self.moves.take(&key.match_index);
         if let Some(states) = self.states(&key.label, steps, &moves) {
             for (step, state) in steps.iter_mut().zip(states) {
-                step.state = Some(state);
+                step.state = State::from_value(state).ok();
             }
         }
     }
@@ -503,6 +512,8 @@ struct BankHeist {
     logs: BTreeMap<u32, BTreeMap<u64, Vec<String>>>,
     /// The 31 arguments of each decision of the last games read, for their boards.
     args: GameBuffer<(usize, u64), String>,
+    /// Bots in the run (every bot plays every game).
+    bots: u64,
 }
 
 impl Adapter for BankHeist {
@@ -558,9 +569,9 @@ impl Adapter for BankHeist {
                 decision: &s.answer,
             })
             .collect();
-        let states = board::heist_states(&moves);
+        let states = board::heist_states(&moves, self.bots);
         for (step, state) in steps.iter_mut().zip(states) {
-            step.state = Some(state);
+            step.state = State::from_value(state).ok();
         }
     }
 

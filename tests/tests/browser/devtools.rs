@@ -264,3 +264,35 @@ impl Drop for Devtools {
         let _ = self.child.wait();
     }
 }
+
+/// Open the report `page`, show decision `step` of its first replay, and count the elements
+/// each of `selectors` matches in its board (`#view`); the board, or `null` for a hidden one,
+/// comes first. The viewport is kept as `target/artifacts/viewer-NAME.png`, and no console
+/// message may have been logged.
+pub fn board_counts(
+    page: &std::path::Path,
+    step: usize,
+    selectors: &[&str],
+    name: &str,
+) -> Vec<serde_json::Value> {
+    let mut dev = Devtools::open(&format!("file://{}", page.display()));
+    dev.fix_viewport();
+    let list = serde_json::to_string(selectors).expect("selectors");
+    let counts = dev.eval(&format!(
+        "showStep({step}); const v = document.getElementById('view'); v.scrollIntoView(); \
+         [v.hidden ? null : v.textContent, ...{list}.map((s) => v.querySelectorAll(s).length)]"
+    ));
+    let png = dev.screenshot();
+    let artifacts = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/artifacts");
+    std::fs::create_dir_all(&artifacts).expect("target/artifacts");
+    std::fs::write(artifacts.join(format!("viewer-{name}.png")), &png)
+        .expect("write the screenshot");
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 5_000,
+        "{name}: {}",
+        png.len()
+    );
+    let console = dev.console();
+    assert!(console.is_empty(), "{name}: {console:#?}");
+    counts.as_array().expect("the counts").clone()
+}
