@@ -386,7 +386,7 @@ fn the_referee_passes_its_rule_cases() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{stderr}");
     assert!(
-        stderr.contains("OK") && stderr.contains("Ran 17 tests"),
+        stderr.contains("OK") && stderr.contains("Ran 18 tests"),
         "{stderr}"
     );
 }

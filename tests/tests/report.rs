@@ -647,9 +647,17 @@ fn viewer_draws_the_state(
                 .sum()
         })
     };
-    // Every decision of a built-in game has its board.
+    // Every decision of Coup and Bank Heist has its board; Euchre's referee shows one where
+    // the table changed (the first decision, every card played), and the viewer draws the
+    // last one for the others.
     for (i, st) in steps.iter().enumerate() {
-        assert!(st["state"].is_object(), "{game}: step {i} has no state");
+        let needs = game != "euchre"
+            || i == 0
+            || st["seat"].as_str().is_some_and(|s| s.ends_with(", turn"));
+        assert!(
+            !needs || st["state"].is_object(),
+            "{game}: step {i} has no state"
+        );
     }
     // The most to see: Coup's revealed cards, or a Euchre trick with the most cards on the
     // table and then in hand; the latest such step.

@@ -109,6 +109,7 @@ impl Referee for EuchreReferee {
         for event in game.events() {
             host.log(&event.describe(names))?;
         }
+        let mut shown = String::new();
         while let (Some(decision), Some(input)) = (game.decision(), game.input()) {
             let report = host.decide(DecisionRequest {
                 seat: decision.seat as u32,
@@ -158,7 +159,14 @@ impl Referee for EuchreReferee {
                 failure,
                 events,
             })?;
-            host.show(&state(&game))?;
+            // A trick's reports change nothing until the last: a decision that leaves the
+            // table as it was shows no state (the viewer keeps the last one), which spares
+            // the archive about a third of them.
+            let table = state(&game);
+            if table != shown {
+                host.show(&table)?;
+                shown = table;
+            }
         }
         Ok(result(&game, config.first_dealer))
     }
@@ -169,33 +177,65 @@ impl Referee for EuchreReferee {
 /// turned card, trump and who made it, the trick on the table, the deal's tricks and the
 /// game's points.
 fn state(game: &Game) -> String {
-    let cards = |cs: &mut dyn Iterator<Item = Option<Card>>| {
-        let items: Vec<String> = cs
-            .map(|c| c.map_or_else(|| "null".to_string(), |c| format!("\"{c}\"")))
-            .collect();
-        format!("[{}]", items.join(","))
-    };
-    let hands: Vec<String> = (0..4)
-        .map(|s| cards(&mut game.hand(s).iter().map(|&c| Some(c))))
-        .collect();
-    let seat = |s: Option<usize>| s.map_or_else(|| "null".to_string(), |s| s.to_string());
-    let (leader, trick) = game.table();
-    format!(
-        "{{\"dealer\":{},\"deal\":{},\"hands\":[{}],\"turned\":\"{}\",\"trump\":{},\"maker\":{},\"alone\":{},\"leader\":{leader},\"trick\":{},\"tricks\":[{},{}],\"points\":[{},{}],\"target\":{}}}",
+    use std::fmt::Write;
+    // Written straight into one string: a state is made for every decision.
+    fn cards(out: &mut String, cs: impl Iterator<Item = Option<Card>>) {
+        out.push('[');
+        for (i, c) in cs.enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            match c {
+                Some(c) => {
+                    let _ = write!(out, "\"{c}\"");
+                }
+                None => out.push_str("null"),
+            }
+        }
+        out.push(']');
+    }
+    fn seat(out: &mut String, key: &str, s: Option<usize>) {
+        let _ = match s {
+            Some(s) => write!(out, ",\"{key}\":{s}"),
+            None => write!(out, ",\"{key}\":null"),
+        };
+    }
+    let mut out = String::with_capacity(320);
+    let _ = write!(
+        out,
+        "{{\"dealer\":{},\"deal\":{},\"hands\":[",
         game.dealer(),
-        game.deals(),
-        hands.join(","),
-        game.turned(),
-        game.trump().map_or_else(|| "null".to_string(), |t| format!("\"{t}\"")),
-        seat(game.maker()),
-        seat(game.alone()),
-        cards(&mut trick.iter().copied()),
-        game.tricks()[0],
-        game.tricks()[1],
-        game.points()[0],
-        game.points()[1],
-        game.config().target,
-    )
+        game.deals()
+    );
+    for s in 0..4 {
+        if s > 0 {
+            out.push(',');
+        }
+        cards(&mut out, game.hand(s).iter().map(|&c| Some(c)));
+    }
+    let _ = write!(out, "],\"turned\":\"{}\",\"trump\":", game.turned());
+    match game.trump() {
+        Some(t) => {
+            let _ = write!(out, "\"{t}\"");
+        }
+        None => out.push_str("null"),
+    }
+    seat(&mut out, "maker", game.maker());
+    seat(&mut out, "alone", game.alone());
+    let (leader, trick) = game.table();
+    let _ = write!(out, ",\"leader\":{leader},\"trick\":");
+    cards(&mut out, trick.iter().copied());
+    let (tricks, points) = (game.tricks(), game.points());
+    let _ = write!(
+        out,
+        ",\"tricks\":[{},{}],\"points\":[{},{}],\"target\":{}}}",
+        tricks[0],
+        tricks[1],
+        points[0],
+        points[1],
+        game.config().target
+    );
+    out
 }
 
 /// The target option (the rules' default if the host sent none, which koth never does).

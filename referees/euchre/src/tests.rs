@@ -10,7 +10,8 @@ struct Scripted<F> {
     answer: F,
     asked: Vec<DecisionRequest>,
     verdicts: Vec<Verdict>,
-    states: Vec<String>,
+    /// Each state shown, with the decision (its index) it follows.
+    states: Vec<(usize, String)>,
     log: Vec<String>,
 }
 
@@ -47,12 +48,12 @@ impl<F: FnMut(&DecisionRequest) -> (Ended, &'static str)> Host for Scripted<F> {
         Ok(())
     }
     fn show(&mut self, state: &str) -> Result<(), Abort> {
-        assert_eq!(
-            self.states.len() + 1,
-            self.verdicts.len(),
-            "one state per judged decision"
+        let decision = self.verdicts.len() - 1;
+        assert!(
+            self.states.last().is_none_or(|(d, _)| *d < decision),
+            "at most one state per judged decision"
         );
-        self.states.push(state.to_string());
+        self.states.push((decision, state.to_string()));
         Ok(())
     }
     fn log(&mut self, line: &str) -> Result<(), Abort> {
@@ -261,14 +262,27 @@ fn every_decision_shows_the_table_after_it() {
     let r = EuchreReferee
         .play(&setup(COPIES, 0, false, 3), &mut host)
         .unwrap();
-    assert_eq!(host.states.len(), host.verdicts.len());
-    let states: Vec<serde_json::Value> = host
+    // A decision shows the table when it changed: a trick's first reports never do.
+    let reports = host.asked.iter().filter(|r| r.phase == "trick").count();
+    assert!(host.states.len() <= host.verdicts.len() - reports / 2);
+    for w in host.states.windows(2) {
+        assert_ne!(w[0].1, w[1].1, "a state is shown only when it changes");
+    }
+    let states: Vec<(usize, serde_json::Value)> = host
         .states
         .iter()
-        .map(|s| serde_json::from_str(s).expect("a state is JSON"))
+        .map(|(d, s)| (*d, serde_json::from_str(s).expect("a state is JSON")))
         .collect();
+    // A card played always changes the table (a pass or a trick's first reports need not).
+    for (d, req) in host.asked.iter().enumerate() {
+        assert!(
+            req.phase != "turn" || states.iter().any(|(e, _)| *e == d),
+            "decision {d} plays a card and shows no state"
+        );
+    }
     let mut plays = 0;
-    for ((req, v), st) in host.asked.iter().zip(&host.verdicts).zip(&states) {
+    for (d, st) in &states {
+        let (req, v) = (&host.asked[*d], &host.verdicts[*d]);
         let hands = st["hands"].as_array().expect("four hands");
         assert_eq!(hands.len(), 4);
         let held: usize = hands.iter().map(|h| h.as_array().unwrap().len()).sum();
@@ -288,7 +302,7 @@ fn every_decision_shows_the_table_after_it() {
     }
     assert!(plays >= 5, "a whole deal was played");
     // The last state holds the game's final points.
-    let last = states.last().unwrap();
+    let last = &states.last().unwrap().1;
     assert_eq!(last["points"][0], r.seats[0].points_for);
     assert_eq!(last["points"][1], r.seats[1].points_for);
 }

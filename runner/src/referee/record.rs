@@ -5,6 +5,7 @@ use crate::games::str_list::StrList;
 use crate::sandbox::vfs::SnapshotEntry;
 use crate::sandbox::Outcome;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 
 /// Why a decision was not taken as given.
@@ -56,47 +57,66 @@ pub struct InvocationRecord {
     pub state: Option<State>,
 }
 
-/// The state of a game after a decision: a JSON object, kept as its compact text with its
-/// keys sorted. A record holds the one string, never the parsed tree: 16 KiB of JSON can
-/// parse into megabytes of values, and a match may show thousands of states.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct State(String);
+/// The state of a game after a decision: a JSON object, kept as its JSON text and written
+/// as it is. A record holds the one string, never the parsed tree (16 KiB of JSON can parse
+/// into megabytes of values, and a match may show thousands of states), and writing a record
+/// (the journal, the store, the archive) does not parse it again.
+#[derive(Debug, Clone)]
+pub struct State(Box<RawValue>);
 
 impl State {
-    /// The state `text` shows, if it is a JSON object.
+    /// The state `text` shows, if it is a JSON object. Text on one line is kept as the
+    /// referee wrote it; text over several lines is compacted, so that a state never breaks
+    /// a line of `invocations.jsonl` (a line break in JSON is only ever whitespace between
+    /// tokens: inside a string it is escaped).
     pub fn parse(text: &str) -> Result<State, String> {
-        match serde_json::from_str::<serde_json::Value>(text) {
-            Ok(v) => State::from_value(v),
-            Err(e) => Err(format!("a state that is not JSON: {e}")),
-        }
+        let not_json = |e: serde_json::Error| format!("a state that is not JSON: {e}");
+        let raw = if text.contains(['\n', '\r']) {
+            let value: serde_json::Value = serde_json::from_str(text).map_err(not_json)?;
+            RawValue::from_string(value.to_string()).map_err(not_json)?
+        } else {
+            RawValue::from_string(text.to_string()).map_err(not_json)?
+        };
+        State::from_raw(raw)
     }
 
     /// The state of an object.
     pub fn from_value(value: serde_json::Value) -> Result<State, String> {
-        if !value.is_object() {
-            return Err("a state that is not a JSON object".into());
-        }
-        Ok(State(value.to_string()))
+        let raw = RawValue::from_string(value.to_string()).map_err(|e| e.to_string())?;
+        State::from_raw(raw)
     }
 
-    /// Its compact JSON text.
+    fn from_raw(raw: Box<RawValue>) -> Result<State, String> {
+        if !raw.get().trim_start().starts_with('{') {
+            return Err("a state that is not a JSON object".into());
+        }
+        Ok(State(raw))
+    }
+
+    /// Its JSON text.
     pub fn as_str(&self) -> &str {
-        &self.0
+        self.0.get()
     }
 }
 
+impl PartialEq for State {
+    fn eq(&self, other: &State) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for State {}
+
 impl Serialize for State {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        // Written as the object itself (one state at a time is parsed to write it).
-        let value: serde_json::Value =
-            serde_json::from_str(&self.0).map_err(serde::ser::Error::custom)?;
-        value.serialize(s)
+        self.0.serialize(s)
     }
 }
 
 impl<'de> Deserialize<'de> for State {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<State, D::Error> {
-        State::from_value(serde_json::Value::deserialize(d)?).map_err(serde::de::Error::custom)
+        // Read as raw text: a record read back is not parsed into values either.
+        State::from_raw(Box::<RawValue>::deserialize(d)?).map_err(serde::de::Error::custom)
     }
 }
 

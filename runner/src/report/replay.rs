@@ -361,12 +361,12 @@ impl Adapter for Coup {
 // Games played by a referee (a plugin, or a built-in game played by its referee, as Euchre):
 // every decision's record is the same for every game; the state after a move is its events.
 
+/// A line's match. The record itself is read from the same line on its own: its `state`
+/// is kept as raw text, which serde cannot read through a flattened struct.
 #[derive(Deserialize)]
 struct PluginLine {
     #[serde(rename = "match")]
     index: usize,
-    #[serde(flatten)]
-    inv: InvocationRecord,
 }
 
 /// Any referee's game: each step is a decision as the referee judged it (its answer, its
@@ -401,7 +401,7 @@ impl Plugin {
 impl Adapter for Plugin {
     fn parse(&mut self, line: &str) -> Result<(GameKey, Step), String> {
         let l: PluginLine = serde_json::from_str(line).map_err(|e| e.to_string())?;
-        let inv = l.inv;
+        let inv: InvocationRecord = serde_json::from_str(line).map_err(|e| e.to_string())?;
         let mut view = Vec::new();
         if !inv.args.is_empty() {
             view.push(Block {
