@@ -112,10 +112,7 @@ const ATTACKS: &[(&str, &str)] = &[
     ("random-flood", "random bytes at once, over the cap"),
     ("give-up", "the referee gives up"),
     ("state-huge", "over the 16384-byte cap"),
-    (
-        "state-deep",
-        "a state that is not JSON: recursion limit exceeded",
-    ),
+    ("state-deep", "a state nested deeper than 64 levels"),
     ("state-twice", "it showed two states for one decision"),
 ];
 

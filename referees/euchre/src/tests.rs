@@ -96,9 +96,12 @@ fn setup(bots: [&str; 4], round: u32, paired: bool, seed: u64) -> MatchSetup {
 
 const COPIES: [&str; 4] = ["a", "b", "a", "b"];
 
-#[test]
-fn crashed_decisions_get_the_defaults_and_the_game_ends() {
-    // Every seat orders up (or the defaults would pass every deal in), then crashes.
+/// A game where every seat orders up (or the defaults would pass every deal in), then
+/// crashes at every other decision, so that the defaults play whole deals.
+fn orders_up_then_crashes() -> (
+    Scripted<impl FnMut(&DecisionRequest) -> (Ended, &'static str)>,
+    MatchResult,
+) {
     let mut host = Scripted::new(|r: &DecisionRequest| match r.phase.as_str() {
         "ordering" => (Ended::Ok, "o"),
         _ => (Ended::Trap("unreachable".into()), ""),
@@ -106,6 +109,12 @@ fn crashed_decisions_get_the_defaults_and_the_game_ends() {
     let r = EuchreReferee
         .play(&setup(COPIES, 0, false, 3), &mut host)
         .unwrap();
+    (host, r)
+}
+
+#[test]
+fn crashed_decisions_get_the_defaults_and_the_game_ends() {
+    let (host, r) = orders_up_then_crashes();
     assert!(!host.asked.is_empty());
     for (req, v) in host.asked.iter().zip(&host.verdicts) {
         if req.phase == "ordering" {
@@ -254,14 +263,7 @@ fn the_description_is_euchre() {
 
 #[test]
 fn every_decision_shows_the_table_after_it() {
-    // Every seat orders up and plays its first legal card: whole deals are played.
-    let mut host = Scripted::new(|r: &DecisionRequest| match r.phase.as_str() {
-        "ordering" => (Ended::Ok, "o"),
-        _ => (Ended::Trap("unreachable".into()), ""),
-    });
-    let r = EuchreReferee
-        .play(&setup(COPIES, 0, false, 3), &mut host)
-        .unwrap();
+    let (host, r) = orders_up_then_crashes();
     // A decision shows the table when it changed: a trick's first reports never do.
     let reports = host.asked.iter().filter(|r| r.phase == "trick").count();
     assert!(host.states.len() <= host.verdicts.len() - reports / 2);

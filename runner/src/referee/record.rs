@@ -70,6 +70,13 @@ impl State {
     /// a line of `invocations.jsonl` (a line break in JSON is only ever whitespace between
     /// tokens: inside a string it is escaped).
     pub fn parse(text: &str) -> Result<State, String> {
+        // serde_json checks the syntax of raw text without its usual depth limit: keep every
+        // reader of the archive (which may parse it into values) within one.
+        if nesting(text) > MAX_STATE_DEPTH {
+            return Err(format!(
+                "a state nested deeper than {MAX_STATE_DEPTH} levels"
+            ));
+        }
         let not_json = |e: serde_json::Error| format!("a state that is not JSON: {e}");
         let raw = if text.contains(['\n', '\r']) {
             let value: serde_json::Value = serde_json::from_str(text).map_err(not_json)?;
@@ -97,6 +104,35 @@ impl State {
     pub fn as_str(&self) -> &str {
         self.0.get()
     }
+}
+
+/// How deep a state's arrays and objects may nest.
+pub const MAX_STATE_DEPTH: usize = 64;
+
+/// The deepest nesting of arrays and objects in JSON text (brackets inside strings aside).
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for b in text.bytes() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 impl PartialEq for State {
@@ -157,4 +193,38 @@ pub const REFEREE_FAULT: &str = "referee fault: ";
 /// Whether a void match's reason names a referee fault (not a host fault).
 pub fn is_referee_fault(reason: &str) -> bool {
     reason.starts_with(REFEREE_FAULT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_state_is_an_object_of_bounded_depth_kept_as_written() {
+        assert_eq!(
+            State::parse(r#"{"b":1,"a":[2]}"#).unwrap().as_str(),
+            r#"{"b":1,"a":[2]}"#
+        );
+        // Over several lines: compacted, so that it never breaks a line of the archive.
+        assert_eq!(
+            State::parse("{\n \"a\": 1\n}").unwrap().as_str(),
+            r#"{"a":1}"#
+        );
+        assert!(State::parse("[1]")
+            .unwrap_err()
+            .contains("not a JSON object"));
+        assert!(State::parse("{} x").unwrap_err().contains("not JSON"));
+        let deep = format!("{{\"x\":{}{}}}", "[".repeat(64), "]".repeat(64));
+        assert!(State::parse(&deep).unwrap_err().contains("deeper than 64"));
+        let ok = format!("{{\"x\":{}{}}}", "[".repeat(63), "]".repeat(63));
+        assert!(State::parse(&ok).is_ok());
+        // Brackets inside strings do not count.
+        let quoted = format!("{{\"x\":\"{}\\\"{}\"}}", "[".repeat(100), "{".repeat(100));
+        assert!(State::parse(&quoted).is_ok(), "{quoted}");
+        // Written back as the same text, and read back equal.
+        let s = State::parse(r#"{"b":1,"a":[2]}"#).unwrap();
+        let json = serde_json::to_string(&s).unwrap();
+        assert_eq!(json, r#"{"b":1,"a":[2]}"#);
+        assert_eq!(serde_json::from_str::<State>(&json).unwrap(), s);
+    }
 }
