@@ -194,8 +194,8 @@ impl Referee for Game {
                 .iter()
                 .map(|h| format!("[\"{}\",\"{}\"]", h[0].letter(), h[1].letter()))
                 .collect();
-            host.show(&format!(
-                "{{\"viewer\":\"prisoners-dilemma\",\"turn\":{turn},\"turns\":{turns},\"names\":[{},{}],\"moves\":[\"{}\",\"{}\"],\"scores\":[{},{}],\"recent\":[{}]}}",
+            let fields = format!(
+                "\"viewer\":\"prisoners-dilemma\",\"turn\":{turn},\"turns\":{turns},\"names\":[{},{}],\"moves\":[\"{}\",\"{}\"],\"scores\":[{},{}],\"recent\":[{}]",
                 json_string(names[0]),
                 json_string(names[1]),
                 moves[0].letter(),
@@ -203,7 +203,8 @@ impl Referee for Game {
                 scores[0],
                 scores[1],
                 recent.join(",")
-            ))?;
+            );
+            host.show(&["{", &fields, "}"].concat())?;
         }
         let failures = [manager.failures(0), manager.failures(1)];
         let winners = if scores[0] == scores[1] {
