@@ -13,7 +13,7 @@ use crate::{
 #[allow(missing_docs)]
 pub mod bindings {
     wit_bindgen::generate!({
-        world: "koth:game/referee@0.1.0",
+        world: "koth:game/referee-with-pages@0.1.0",
         path: "../wit",
         pub_export_macro: true,
         export_macro_name: "__export_referee_world",
@@ -25,7 +25,7 @@ use bindings::koth::game::host as wit_host;
 use bindings::koth::game::types as wit;
 
 /// Export `$referee` (an expression of a type implementing [`Referee`], such as a unit
-/// struct) as the component's `koth:game/game` interface.
+/// struct) as the component's `koth:game/game` and `koth:game/pages` interfaces.
 #[macro_export]
 macro_rules! export_referee {
     ($referee:expr) => {
@@ -38,6 +38,14 @@ macro_rules! export_referee {
                 setup: $crate::guest::bindings::koth::game::types::MatchSetup,
             ) -> $crate::guest::bindings::koth::game::types::MatchResult {
                 $crate::guest::play(&$referee, setup)
+            }
+        }
+        impl $crate::guest::bindings::exports::koth::game::pages::Guest for __KothReferee {
+            fn protocol() -> String {
+                $crate::Referee::protocol(&$referee)
+            }
+            fn viewer() -> String {
+                $crate::Referee::viewer(&$referee)
             }
         }
         $crate::guest::bindings::__export_referee_world!(__KothReferee with_types_in $crate::guest::bindings);

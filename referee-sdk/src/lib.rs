@@ -367,6 +367,17 @@ pub trait Referee {
     fn describe(&self) -> Description;
     /// Play one match to its end.
     fn play(&self, setup: &MatchSetup, host: &mut dyn Host) -> Result<MatchResult, Abort>;
+    /// The game's protocol for bot authors, as plain text (`koth check REF.wasm` prints
+    /// it); empty for none. See `pages` in `wit/referee.wit` for its limits.
+    fn protocol(&self) -> String {
+        String::new()
+    }
+    /// The game's own replay viewer: JavaScript run in a sandboxed frame and posted each
+    /// state; empty for none. See `pages` in `wit/referee.wit` and the guide's page on
+    /// your own game.
+    fn viewer(&self) -> String {
+        String::new()
+    }
 }
 
 /// Quote `s` as a JSON string, for a match's `detail` (which must be a JSON object):

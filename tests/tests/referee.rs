@@ -89,6 +89,77 @@ fn the_honest_game_plays_to_a_result() {
     assert!(log.contains("first_legal said"), "{log}");
 }
 
+#[path = "browser/devtools.rs"]
+mod devtools;
+
+/// The referee's own viewer (`pages` in wit/referee.wit) travels with the archive, and the
+/// report runs it in a sandboxed frame that draws each decision's state; `koth check`
+/// prints the referee's protocol.
+#[test]
+#[cfg_attr(
+    koth_skip_chromium,
+    ignore = "SKIPPED: the referee's viewer in Chromium: Chromium unavailable (see target/koth-skip-browser)"
+)]
+fn the_referees_own_viewer_draws_the_replay_in_a_sandboxed_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    // Two bots that answer the honest game with something (Liar's Dice bots: a bid, a call).
+    let o = koth(
+        &[
+            "play".as_ref(),
+            referee("hostile_referee").as_os_str(),
+            koth_tests::wasm("historian").as_os_str(),
+            koth_tests::wasm("bluffer").as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let viewer = std::fs::read_to_string(out.join("viewer.js")).expect("the archive's viewer");
+    assert!(viewer.contains("getContext(\"2d\")"), "{viewer}");
+    let page = dir.path().join("report.html");
+    let o = koth(
+        &[
+            "report".as_ref(),
+            out.as_os_str(),
+            "--out".as_ref(),
+            page.as_os_str(),
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let data: serde_json::Value = serde_json::from_str(
+        html.split_once("<script type=\"application/json\" id=\"data\">")
+            .and_then(|(_, rest)| rest.split_once("</script>"))
+            .expect("the page's data")
+            .0,
+    )
+    .expect("the data is JSON");
+    assert_eq!(data["viewer"]["script"], viewer.as_str());
+    // The last decision of the first match: both seats have spoken.
+    let steps = data["replays"][0]["steps"].as_array().expect("steps");
+    let last = steps.len() - 1;
+    let said: Vec<usize> = steps[last]["state"]["said"]
+        .as_array()
+        .expect("the last state")
+        .iter()
+        .map(|n| n.as_u64().unwrap() as usize)
+        .collect();
+    assert_eq!(said.len(), 2, "{}", steps[last]);
+    let mut dev = devtools::Devtools::open(&format!("file://{}", page.display()));
+    dev.eval(&format!("showStep({last}); true"));
+    let squares = devtools::plugin_squares(&mut dev, 2, "hostile-referee");
+    let want: Vec<usize> = said.iter().map(|&n| n.min(30)).collect();
+    assert!(want.iter().any(|&n| n > 0), "{said:?}");
+    assert_eq!(squares, want, "the squares drawn for {said:?}");
+    // The first decision: one row, the first seat's.
+    dev.eval("showStep(0); true");
+    let squares = devtools::plugin_squares(&mut dev, 1, "hostile-referee-first");
+    assert_eq!(squares, want[..1]);
+}
+
 /// Each attack, and the reason its fault must name.
 const ATTACKS: &[(&str, &str)] = &[
     ("trap", "it trapped"),
@@ -190,6 +261,9 @@ fn check_names_a_referee_and_its_game() {
         "      each seat's bot gets its own folder of at most 1024 bytes and 8 files and folders",
         "      ranked by games won (a Bradley–Terry rating)",
         "        attack  how to attack the host; one of none, trap,",
+        // Its protocol, from its `pages` export, line by line, and its own viewer.
+        "      protocol:\n        # The honest game\n\n        Each seat is asked once, with the argument `say`",
+        "      viewer: its own (",
     ] {
         assert!(stdout.contains(line), "{line} is not in:\n{stdout}");
     }

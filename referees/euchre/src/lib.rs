@@ -48,6 +48,10 @@ pub const MAX_TARGET: i64 = 1000;
 pub struct EuchreReferee;
 
 impl Referee for EuchreReferee {
+    fn protocol(&self) -> String {
+        include_str!("protocol.txt").into()
+    }
+
     fn describe(&self) -> Description {
         Description {
             name: NAME.into(),

@@ -17,6 +17,7 @@ use koth::games::{self, Player};
 use koth::referee::component::{is_referee, ComponentReferee, RefereeLimits};
 use koth::referee::game::RefereeGame;
 use koth::referee::options::OptValue;
+use koth::referee::pages::Pages;
 use koth::referee::schedule;
 use koth::referee::shape::FormatName;
 use koth::referee::shape::RefereeOptions;
@@ -216,6 +217,37 @@ fn game_page(d: &Description) -> String {
     out
 }
 
+/// The referee's pages, under its game's page: the protocol for bot authors, line by line,
+/// and whether it draws its own replays.
+fn pages_note(p: &Pages) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    if p.protocol.is_empty() {
+        let _ = writeln!(
+            out,
+            "      protocol: the referee gives none (`pages` in wit/referee.wit)"
+        );
+    } else {
+        let _ = writeln!(out, "      protocol:");
+        for line in p.protocol.lines() {
+            match line {
+                "" => out.push('\n'),
+                line => {
+                    let _ = writeln!(out, "        {}", printable(line));
+                }
+            }
+        }
+    }
+    if !p.viewer.is_empty() {
+        let _ = writeln!(
+            out,
+            "      viewer: its own ({} bytes of script), drawing the replays of `koth report` and the contest server",
+            p.viewer.len()
+        );
+    }
+    out
+}
+
 pub(crate) fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     if let Some(g) = &args.game {
         if !games::GAMES.contains(&g.as_str()) {
@@ -255,6 +287,7 @@ pub(crate) fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                     t.elapsed().as_millis()
                 );
                 print!("{}", game_page(r.description()));
+                print!("{}", pages_note(r.pages()));
                 referee_game.get_or_insert(Arc::new(r));
             }
             Err(e) => {

@@ -6,6 +6,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use koth::games::run::{differences, DIFFERENCES_SHOWN};
 use koth::games::{self, Finished, Game, GameVisitor};
+use koth::referee::pages::{check_viewer, VIEWER_FILE};
 use koth::tournament::archive::MANIFEST;
 use koth::tournament::journal::{self, JOURNAL};
 use koth::tournament::receipt::digests;
@@ -166,6 +167,15 @@ impl GameVisitor for Merge<'_> {
         let run = game.finish(names, &manifest.options, records, digests)?;
         game.write_archive(&run, &manifest, &archive)
             .with_context(|| format!("writing the archive in {}", args.out.display()))?;
+        // A referee's viewer: every shard holds the same one (the manifests agree on the
+        // referee's SHA-256), and merging needs no referee.
+        let viewer = args.shards[0].join(VIEWER_FILE);
+        if viewer.is_file() {
+            let text = std::fs::read_to_string(&viewer)
+                .with_context(|| format!("reading {}", viewer.display()))?;
+            check_viewer(&text).with_context(|| format!("{}", viewer.display()))?;
+            archive.write(VIEWER_FILE, text.as_bytes())?;
+        }
         eprintln!(
             "Merged {count} shards of a {} run ({total} matches)",
             game.name()

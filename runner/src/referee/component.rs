@@ -7,6 +7,7 @@
 //! not fit the match.
 
 use super::host::MatchHost;
+use super::pages::Pages;
 use super::shape::check_description;
 use super::Referee;
 use crate::sandbox::component::{self as host_wasi, ComponentState, Setup, WasiHost};
@@ -18,7 +19,7 @@ use koth_referee::{Abort, Description, MatchResult, MatchSetup};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use thiserror::Error;
-use wasmtime::component::{HasSelf, Linker};
+use wasmtime::component::{ComponentExportIndex, HasSelf, Linker};
 use wasmtime::{Store, StoreContextMut, Trap};
 use wasmtime_wasi::{WasiCtxView, WasiView};
 
@@ -34,6 +35,10 @@ mod bindings {
 
 use bindings::koth::game::host as wh;
 use bindings::koth::game::types as wt;
+
+/// The optional interface of the `referee-with-pages` world, and its two functions.
+const PAGES: &str = "koth:game/pages@0.1.0";
+const PAGE_FUNCS: [&str; 2] = ["protocol", "viewer"];
 
 /// The interfaces a referee may import beside WASI 0.2, and their version prefix.
 const REFEREE_IMPORTS: &[(&str, &str)] = &[("koth:game/host", "0.1."), ("koth:game/types", "0.1.")];
@@ -261,6 +266,7 @@ pub struct ComponentReferee {
     sha256: [u8; 32],
     pre: bindings::RefereePre<RefereeState>,
     description: Description,
+    pages: Pages,
     limits: RefereeLimits,
 }
 
@@ -344,6 +350,7 @@ impl ComponentReferee {
             sha256,
             pre: linked,
             description: placeholder(),
+            pages: Pages::default(),
             limits,
         };
         let describe = |why: String| RefereeLoadError::Description {
@@ -353,6 +360,18 @@ impl ComponentReferee {
         let d = referee.describe().map_err(describe)?;
         check_description(&d, caps).map_err(describe)?;
         referee.description = d;
+        // The pages are optional: a referee of the plain `referee` world has none.
+        let funcs = component.get_export_index(None, PAGES).and_then(|pages| {
+            let f = |name| component.get_export_index(Some(&pages), name);
+            Some([f(PAGE_FUNCS[0])?, f(PAGE_FUNCS[1])?])
+        });
+        if let Some(funcs) = funcs {
+            let pages = referee.pages_of(&funcs).map_err(describe)?;
+            pages
+                .check()
+                .map_err(|e| describe(format!("{PAGES}: {e}")))?;
+            referee.pages = pages;
+        }
         Ok(referee)
     }
 
@@ -420,9 +439,38 @@ impl ComponentReferee {
     }
 }
 
+impl ComponentReferee {
+    /// Ask a fresh instance for its protocol and viewer (`funcs`, found in its `pages`
+    /// export), within the referee's limits for a match.
+    fn pages_of(&self, funcs: &[ComponentExportIndex; 2]) -> Result<Pages, String> {
+        let mut store = self.store(0, None);
+        let r = (|| {
+            store.set_fuel(self.limits.fuel)?;
+            let inst = self.pre.instance_pre().instantiate(&mut store)?;
+            let mut texts = [String::new(), String::new()];
+            for (text, f) in texts.iter_mut().zip(funcs) {
+                let f = inst.get_typed_func::<(), (String,)>(&mut store, f)?;
+                (*text,) = f.call(&mut store, ())?;
+            }
+            Ok(texts)
+        })();
+        match r {
+            Ok([protocol, viewer]) => Ok(Pages { protocol, viewer }),
+            Err(e) => Err(format!(
+                "its {PAGES} failed: {}",
+                why(&e, &store, &self.limits)
+            )),
+        }
+    }
+}
+
 impl Referee for ComponentReferee {
     fn description(&self) -> &Description {
         &self.description
+    }
+
+    fn pages(&self) -> &Pages {
+        &self.pages
     }
 
     fn play(&self, setup: &MatchSetup, host: MatchHost) -> (MatchHost, Result<MatchResult, Abort>) {

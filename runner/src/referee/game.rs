@@ -4,6 +4,7 @@
 //! options and the match records alone, so `koth merge` and `koth report` need no referee.
 
 use super::host::MatchHost;
+use super::pages::VIEWER_FILE;
 use super::record::{InvocationRecord, MatchRecord};
 use super::schedule::{self, Fixture};
 use super::shape::{FormatName, GameShape, RefereeOptions};
@@ -348,7 +349,13 @@ impl Game for RefereeGame {
         manifest: &Manifest<RefereeOptions>,
         archive: &Archive,
     ) -> Result<(), ArchiveError> {
-        write_archive(run, manifest, archive)
+        write_archive(run, manifest, archive)?;
+        // The referee's own viewer travels with its archive: the report is built from the
+        // archive alone.
+        match self.referee.as_ref().map(|r| &r.pages().viewer) {
+            Some(viewer) if !viewer.is_empty() => archive.write(VIEWER_FILE, viewer.as_bytes()),
+            _ => Ok(()),
+        }
     }
 }
 

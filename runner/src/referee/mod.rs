@@ -12,6 +12,7 @@
 //! - [`record`]: what a match leaves.
 //! - [`game`]: the [`crate::games::Game`] every referee's game is.
 //! - [`component`]: referees that are WebAssembly components, sandboxed.
+//! - [`pages`]: what a referee tells people: its protocol and its replay viewer.
 //!
 //! A referee built into koth ([`Native`]) and the same referee built as a component give
 //! the same archive: koth's Euchre is played both ways, and a test compares them.
@@ -20,17 +21,21 @@ pub mod component;
 pub mod game;
 pub mod host;
 pub mod options;
+pub mod pages;
 pub mod record;
 pub mod schedule;
 pub mod shape;
 
 use host::MatchHost;
 use koth_referee::{Abort, Description, MatchResult, MatchSetup};
+use pages::Pages;
 
 /// A referee koth can play matches with.
 pub trait Referee: Send + Sync {
     /// What the game is (asked once, when the referee was loaded).
     fn description(&self) -> &Description;
+    /// Its protocol and viewer (asked once, when the referee was loaded).
+    fn pages(&self) -> &Pages;
     /// Play one match through `host`, and hand the host back with the referee's result.
     fn play(&self, setup: &MatchSetup, host: MatchHost) -> (MatchHost, Result<MatchResult, Abort>);
 }
@@ -39,15 +44,21 @@ pub trait Referee: Send + Sync {
 pub struct Native<R> {
     referee: R,
     description: Description,
+    pages: Pages,
 }
 
 impl<R: koth_referee::Referee> Native<R> {
-    /// Wrap `referee`, asking it what it is once.
+    /// Wrap `referee`, asking it what it is and its pages once.
     pub fn new(referee: R) -> Self {
         let description = referee.describe();
+        let pages = Pages {
+            protocol: referee.protocol(),
+            viewer: referee.viewer(),
+        };
         Native {
             referee,
             description,
+            pages,
         }
     }
 }
@@ -55,6 +66,10 @@ impl<R: koth_referee::Referee> Native<R> {
 impl<R: koth_referee::Referee + Send + Sync> Referee for Native<R> {
     fn description(&self) -> &Description {
         &self.description
+    }
+
+    fn pages(&self) -> &Pages {
+        &self.pages
     }
 
     fn play(

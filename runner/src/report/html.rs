@@ -27,6 +27,17 @@ pub fn inline_blocks() -> (&'static str, &'static str) {
     )
 }
 
+/// A Content-Security-Policy source allowing exactly this inline block: `'sha256-…'`.
+pub fn csp_hash(block: &str) -> String {
+    use base64::Engine;
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(block.as_bytes());
+    format!(
+        "'sha256-{}'",
+        base64::engine::general_purpose::STANDARD.encode(digest)
+    )
+}
+
 /// Render the page.
 pub fn render(data: &ReportData) -> Result<String, ReportError> {
     let json = serde_json::to_string(data).map_err(|e| ReportError::Malformed {
@@ -76,6 +87,7 @@ mod tests {
             games_total: 0,
             decisions_total: 0,
             void_matches: Vec::new(),
+            viewer: None,
         };
         let html = render(&data).unwrap();
         let open = r#"<script type="application/json" id="data">"#;

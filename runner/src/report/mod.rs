@@ -82,8 +82,19 @@ impl Default for ReportOptions {
 
 /// Build the HTML report of the archive at `archive`.
 pub fn build(archive: &Path, opts: &ReportOptions) -> Result<String, ReportError> {
+    build_page(archive, opts).map(|(html, _)| html)
+}
+
+/// Build the HTML report of the archive at `archive`, with the Content-Security-Policy
+/// source of the referee's viewer when the archive ships one: a page served with a policy
+/// must allow it (the viewer's frame inherits the page's policy).
+pub fn build_page(
+    archive: &Path,
+    opts: &ReportOptions,
+) -> Result<(String, Option<String>), ReportError> {
     let data = model::ReportData::from_archive(archive, opts)?;
-    html::render(&data)
+    let hash = data.viewer.as_ref().map(|v| v.hash.clone());
+    Ok((html::render(&data)?, hash))
 }
 
 /// The per-match files of an archive (its human logs), opened when first read: a page that

@@ -47,6 +47,51 @@ pub struct ReportData {
     pub decisions_total: u64,
     /// The matches the host could not complete, with why.
     pub void_matches: Vec<(String, String)>,
+    /// The referee's own viewer (the archive's `viewer.js`), when it ships one.
+    pub viewer: Option<PluginViewer>,
+}
+
+/// A referee's viewer, as the page runs it in a sandboxed frame.
+#[derive(Debug, Serialize)]
+pub struct PluginViewer {
+    /// The script.
+    pub script: String,
+    /// Its Content-Security-Policy source (`'sha256-…'`): the frame allows that script
+    /// only, and the contest server adds it to the match page's policy.
+    pub hash: String,
+}
+
+impl PluginViewer {
+    /// The viewer of the archive at `root`, if it has one; a viewer koth would not have
+    /// taken from a referee is an error that names the file.
+    pub fn read(root: &Path) -> Result<Option<PluginViewer>, ReportError> {
+        use crate::referee::pages::{check_viewer, MAX_PAGE_BYTES, VIEWER_FILE};
+        let path = root.join(VIEWER_FILE);
+        let malformed = |what: String| ReportError::Malformed {
+            path: path.clone(),
+            line: None,
+            what,
+        };
+        let file = match std::fs::File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => return Err(ReportError::Read { path, source }),
+        };
+        // Read one byte past the cap, so a longer file is named rather than read whole.
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(file, MAX_PAGE_BYTES as u64 + 1),
+            &mut bytes,
+        )
+        .map_err(|source| ReportError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        let script = String::from_utf8(bytes).map_err(|_| malformed("not UTF-8".into()))?;
+        check_viewer(&script).map_err(|e| malformed(e.to_string()))?;
+        let hash = super::html::csp_hash(&script);
+        Ok(Some(PluginViewer { script, hash }))
+    }
 }
 
 /// Pairwise win rates: `wins[r][c]` of `played[r][c]` comparisons of row bot against column
@@ -209,6 +254,7 @@ impl ReportData {
             games_total: 0,
             decisions_total: 0,
             void_matches,
+            viewer: PluginViewer::read(root)?,
         };
         let fuel = data.read_games(root, adapter.as_mut(), opts)?;
         data.fuel = fuel_stats(&names, fuel);
@@ -446,6 +492,29 @@ mod tests {
         assert_eq!(h.wins[1][0], 1.5);
         assert_eq!((h.wins[1][2], h.played[1][2]), (0.5, 1));
         assert_eq!((h.wins[2][0], h.played[2][0]), (1.0, 1));
+    }
+
+    #[test]
+    fn an_archives_viewer_is_read_checked_and_hashed() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(PluginViewer::read(dir.path()).unwrap().is_none());
+        let file = dir.path().join("viewer.js");
+        std::fs::write(&file, "draw();").unwrap();
+        let v = PluginViewer::read(dir.path()).unwrap().expect("a viewer");
+        assert_eq!(v.script, "draw();");
+        assert_eq!(v.hash, crate::report::html::csp_hash("draw();"));
+        // An archive edited by hand: a viewer koth would not have taken is named.
+        for bad in [
+            "x = '</script><script>alert(1)'".to_string(),
+            "a".repeat(crate::referee::pages::MAX_PAGE_BYTES + 1),
+        ] {
+            std::fs::write(&file, bad).unwrap();
+            let e = PluginViewer::read(dir.path()).unwrap_err().to_string();
+            assert!(e.contains("viewer.js") && e.contains("its viewer"), "{e}");
+        }
+        std::fs::write(&file, [0xff, 0xfe]).unwrap();
+        let e = PluginViewer::read(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("viewer.js: not UTF-8"), "{e}");
     }
 
     #[test]

@@ -4,43 +4,16 @@
 //! layers' own refusals, 413 and 408 included, are plain text).
 
 use super::html::STYLE;
+use crate::report::html::csp_hash as hash;
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use sha2::{Digest, Sha256};
 use std::sync::OnceLock;
 
 /// The longest error text of a layer that is carried into the JSON.
 const REASON_LIMIT: usize = 4096;
-
-/// Standard base64 (with padding), as CSP hashes are written.
-fn base64(bytes: &[u8]) -> String {
-    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-/// A CSP source allowing exactly this inline block.
-fn hash(block: &str) -> String {
-    format!("'sha256-{}'", base64(&Sha256::digest(block.as_bytes())))
-}
 
 /// The policy: nothing by default; the pages' and the report's inline style, the report's
 /// inline script, images from the server itself; forms post only to it; never framed.
@@ -58,7 +31,14 @@ pub fn csp() -> &'static str {
     })
 }
 
-/// Add the security headers to every response; turn an `/api/` error that is not JSON
+/// The policy with one more script allowed: a referee's viewer, by its hash, on the
+/// match pages of its archives (the viewer's sandboxed frame inherits the page's policy).
+pub fn csp_allowing(script: &str) -> String {
+    csp().replacen("script-src ", &format!("script-src {script} "), 1)
+}
+
+/// Add the security headers to every response (a response that set its own
+/// Content-Security-Policy, from [`csp_allowing`], keeps it); turn an `/api/` error that is not JSON
 /// into `{"error": reason}`, and a page's error a layer answered in plain text (a 413 of the
 /// body limit, a 408 of the timeout) into an HTML page with the reason.
 pub async fn harden(req: Request, next: Next) -> Response {
@@ -98,8 +78,10 @@ pub async fn harden(req: Request, next: Next) -> Response {
         header::REFERRER_POLICY,
         HeaderValue::from_static("no-referrer"),
     );
-    if let Ok(v) = HeaderValue::from_str(csp()) {
-        h.insert(header::CONTENT_SECURITY_POLICY, v);
+    if !h.contains_key(header::CONTENT_SECURITY_POLICY) {
+        if let Ok(v) = HeaderValue::from_str(csp()) {
+            h.insert(header::CONTENT_SECURITY_POLICY, v);
+        }
     }
     res
 }
@@ -149,12 +131,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn base64_matches_the_standard() {
-        assert_eq!(base64(b""), "");
-        assert_eq!(base64(b"f"), "Zg==");
-        assert_eq!(base64(b"fo"), "Zm8=");
-        assert_eq!(base64(b"foo"), "Zm9v");
-        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+    fn a_hash_is_the_standard_base64_of_the_sha256() {
+        // `echo -n alert | sha256sum | xxd -r -p | base64`
+        assert_eq!(
+            hash("alert"),
+            "'sha256-35BQWN1npAn++BSA6B5HNlcrDttNf7mHxpXNB+Jg7IE='"
+        );
     }
 
     #[test]
@@ -165,5 +147,8 @@ mod tests {
         assert!(p.contains(&hash(STYLE)) && p.contains(&hash(style)));
         assert!(p.contains(&hash(script)));
         assert!(!p.contains("unsafe"), "{p}");
+        let with = csp_allowing("'sha256-AAAA'");
+        assert_eq!(with.replacen("'sha256-AAAA' ", "", 1), p);
+        assert!(with.contains("script-src 'sha256-AAAA' "), "{with}");
     }
 }

@@ -2,13 +2,14 @@
 //! name is escaped; replays are the report's own viewer (`koth report`), holding one match.
 
 use super::api::{self, ApiError};
+use super::headers;
 use super::html::{esc, page, respond};
 use super::state::AppState;
 use crate::contest::config::MAX_NAME;
 use crate::contest::db;
 use crate::report::{self, ReportOptions};
 use axum::extract::{Path, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use std::fmt::Write;
 use std::sync::Arc;
@@ -446,8 +447,15 @@ fn replay_page(st: &AppState, id: &str, idx: &str) -> Response {
         replay_archive: Some(format!("runs/{id}")),
         ..ReportOptions::default()
     };
-    match report::build(&st.contest.run_dir(r.id), &opts) {
-        Ok(html) => Html(html).into_response(),
+    match report::build_page(&st.contest.run_dir(r.id), &opts) {
+        Ok((html, None)) => Html(html).into_response(),
+        Ok((html, Some(viewer))) => {
+            let mut res = Html(html).into_response();
+            if let Ok(v) = HeaderValue::from_str(&headers::csp_allowing(&viewer)) {
+                res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, v);
+            }
+            res
+        }
         Err(e) => ApiError(StatusCode::INTERNAL_SERVER_ERROR, api::internal(&e)).page(),
     }
 }

@@ -296,3 +296,70 @@ pub fn board_counts(
     assert!(console.is_empty(), "{name}: {console:#?}");
     counts.as_array().expect("the counts").clone()
 }
+
+/// In a page open at a replay whose game ships its own viewer (the hostile referee's:
+/// one row of 16-pixel squares of `#c0392b` per seat that spoke, rows 30 pixels apart
+/// from y = 10 in its frame), wait until the frame has drawn `rows` rows and sized itself,
+/// then count each row's squares in a screenshot, kept as `target/artifacts/viewer-NAME.png`.
+/// The frame must be cross-origin to the page (sandboxed), and no console message logged
+/// (a script the frame's policy refused would log one).
+pub fn plugin_squares(dev: &mut Devtools, rows: usize, name: &str) -> Vec<usize> {
+    dev.fix_viewport();
+    let frame = "document.querySelector('#plugin-view iframe')";
+    let want = 20 + 30 * rows;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let h = dev.eval(&format!(
+            "(() => {{ const f = {frame}; if (!f) return -1; f.scrollIntoView(); \
+             return Math.round(f.getBoundingClientRect().height); }})()"
+        ));
+        if h.as_u64() == Some(want as u64) {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{name}: the viewer's frame is {h} pixels high, not {want}: {:#?}",
+            dev.console()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(
+        dev.eval(&format!(
+            "{frame}.contentDocument === null && {frame}.sandbox.value"
+        )),
+        "allow-scripts",
+        "{name}: the frame is sandboxed, its document out of the page's reach"
+    );
+    let rect = dev.eval(&format!(
+        "(() => {{ const r = {frame}.getBoundingClientRect(); \
+         return [Math.round(r.left), Math.round(r.top), Math.round(r.right)]; }})()"
+    ));
+    let [left, top, right] = [0, 1, 2].map(|i| rect[i].as_u64().expect("a coordinate") as usize);
+    let png = dev.screenshot();
+    let artifacts = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/artifacts");
+    std::fs::create_dir_all(&artifacts).expect("target/artifacts");
+    std::fs::write(artifacts.join(format!("viewer-{name}.png")), &png)
+        .expect("write the screenshot");
+    let decoder = png::Decoder::new(std::io::Cursor::new(&png));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut pixels).expect("the PNG's pixels");
+    let channels = info.color_type.samples();
+    let counts = (0..rows)
+        .map(|row| {
+            let y = top + 10 + 30 * row + 8;
+            assert!(
+                y < info.height as usize,
+                "{name}: row {row} in the viewport"
+            );
+            let line = &pixels[y * info.line_size..(y + 1) * info.line_size];
+            let red = |x: usize| line[x * channels..x * channels + 3] == [0xc0, 0x39, 0x2b];
+            (left..right.min(info.width as usize))
+                .filter(|&x| red(x) && (x == left || !red(x - 1)))
+                .count()
+        })
+        .collect();
+    let console = dev.console();
+    assert!(console.is_empty(), "{name}: {console:#?}");
+    counts
+}

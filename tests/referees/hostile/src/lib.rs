@@ -31,7 +31,41 @@ const ATTACKS: &[&str] = &[
     "state-twice",
 ];
 
+/// The honest game's viewer: one row per seat that has spoken, one 16-pixel red square per
+/// byte it said (at most 30), rows 30 pixels apart from y = 10, on a canvas; then it asks
+/// for its height. The tests count the squares in a screenshot.
+const VIEWER: &str = r##"
+const canvas = document.createElement("canvas");
+canvas.width = 640;
+canvas.height = 100;
+document.body.style.margin = "0";
+canvas.style.display = "block";
+document.body.append(canvas);
+addEventListener("message", (e) => {
+  const said = e.data.state.said;
+  canvas.height = 20 + 30 * said.length;
+  const g = canvas.getContext("2d");
+  g.fillStyle = "#ffffff";
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  g.fillStyle = "#c0392b";
+  said.forEach((n, row) => {
+    for (let i = 0; i < Math.min(n, 30); i++) g.fillRect(10 + 20 * i, 10 + 30 * row, 16, 16);
+  });
+  parent.postMessage({ height: canvas.height }, "*");
+});
+"##;
+
 impl Referee for Hostile {
+    fn protocol(&self) -> String {
+        "# The honest game\n\nEach seat is asked once, with the argument `say` and `hello` on \
+         stdin.\nThe longest answer wins; a tie is a draw.\n"
+            .into()
+    }
+
+    fn viewer(&self) -> String {
+        VIEWER.trim_start().into()
+    }
+
     fn describe(&self) -> Description {
         Description {
             name: "hostile".into(),
@@ -152,6 +186,8 @@ impl Referee for Hostile {
             })?;
             host.log(&format!("{} said {:?}", setup.seats[seat as usize].bot, text))?;
             said.push(text.len());
+            // The state its own viewer (VIEWER) draws: the lengths said so far.
+            host.show(&format!("{{\"said\":{said:?}}}"))?;
         }
         let best = said.iter().copied().max().unwrap_or(0);
         let winners: Vec<u32> = if said.iter().filter(|&&l| l == best).count() > 1 {
