@@ -32,7 +32,7 @@ const COMPONENTIZE_PY_VERSION: &str = "0.25.1";
 const COUP_WORLD: &str = "coup-bot";
 /// The world a referee implements (`wit/referee.wit`, nested in `wit/`: componentize-py reads
 /// the nested package from the folder and finds the world by its full name).
-const REFEREE_WORLD: &str = "koth:game/referee@0.1.0";
+const REFEREE_WORLD: &str = "koth:game/referee-with-pages@0.1.0";
 /// clang++ for the C++ bots (override with `KOTH_CLANGXX`).
 const DEFAULT_CLANGXX: &str = "clang++-14";
 /// Where Debian's `golang-1.2x-go` packages put `go`, newest first, when `go` on PATH is

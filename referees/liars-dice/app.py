@@ -1,5 +1,5 @@
 """The Liar's Dice referee as a koth plugin: a component of the world
-`koth:game/referee@0.1.0` (wit/referee.wit), built with componentize-py (see README.md).
+`koth:game/referee-with-pages@0.1.0` (wit/referee.wit), built with componentize-py (see README.md).
 
 This file only translates between koth's types and `liars_dice`, which holds the rules.
 """
@@ -106,3 +106,32 @@ class Game(exports.Game):
             winners=winners,
             detail=detail,
         )
+
+
+# What `koth check` prints for bot authors: README.md's "What a bot gets", in short.
+PROTOCOL = """\
+One decision per invocation (phase `bid`), no arguments. stdin, one item per line:
+    seat S             your seat
+    dice D0 D1 D2      dice left per seat, in seat order (0: out)
+    wild 1             1 when ones are wild, else 0
+    hand H             the hand's number, from 1
+    cup A B C ...      your own dice, ascending
+    bid S Q F          each bid of this hand so far, oldest first (none: you open)
+Your directory lasts the whole game (64 KiB, 16 files and folders). Before each of your
+decisions the referee writes `history.txt` there, one line per finished hand:
+    hand H opener S bid S Q F ... liar S count C loser S cups CUP0 CUP1 CUP2
+    hand H opener S bid S Q F ... fail S loser S
+Answer on the first line of stdout: `bid Q F` (a higher bid) or `liar`, and exit 0.
+A crash, a limit or any other answer forfeits the hand: you lose a die.
+"""
+
+
+class Pages(exports.Pages):
+    """The optional pages: the protocol above; the replay's board is koth's own
+    `liars-dice` viewer."""
+
+    def protocol(self):
+        return PROTOCOL
+
+    def viewer(self):
+        return ""

@@ -387,6 +387,11 @@ fn referee_scaffold_plays(lang: &str) {
     let checked = run(koth().arg("check").arg(&referee), "koth check");
     assert!(checked.starts_with("OK    referee prisoners"), "{checked}");
     assert!(checked.contains("options turns=100 noise=0"), "{checked}");
+    // Both scaffolds give their protocol (`pages` in wit/referee.wit).
+    assert!(
+        checked.contains("      protocol:\n        One decision per invocation."),
+        "{checked}"
+    );
 
     let bots: Vec<PathBuf> = ["always_defect", "grudger", "tit_for_tat"]
         .iter()

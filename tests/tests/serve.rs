@@ -834,6 +834,87 @@ fn a_referee_contest_plays_its_game_and_exports_a_verifiable_archive() {
     ]);
 }
 
+/// A referee that ships its own viewer (the hostile test referee's honest game): the match
+/// page's policy allows that script by its hash, and Chromium draws the state in the
+/// sandboxed frame, square for square; the other pages keep the policy without it.
+#[test]
+#[cfg_attr(
+    koth_skip_chromium,
+    ignore = "SKIPPED: the referee's viewer on the server: Chromium unavailable (see target/koth-skip-browser)"
+)]
+fn a_referees_own_viewer_draws_on_the_match_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let referee = koth_tests::wasm("hostile_referee");
+    let dir = tmp.path().join("contest");
+    koth(&[
+        "contest",
+        "init",
+        dir.to_str().unwrap(),
+        "--referee",
+        referee.to_str().unwrap(),
+        "--no-python",
+        "--jobs",
+        "2",
+        "--rounds",
+        "1",
+    ]);
+    let alice = author(&dir, "alice");
+    let server = Server::start(&dir, &tmp.path().join("stderr"));
+    // Liar's Dice bots: they answer the honest game with a bid and a call.
+    for name in ["historian", "bluffer"] {
+        let (code, body) = server.upload(
+            name,
+            Some(alice.as_str()),
+            &format!("{name}.wasm"),
+            &seed_bot(name),
+        );
+        assert_eq!(code, 201, "{name}: {body}");
+    }
+    let s = server.settle(1);
+    let last = s["latest_done"].as_i64().unwrap();
+    let viewer = std::fs::read_to_string(dir.join(format!("runs/{last}/viewer.js")))
+        .expect("the run's archive holds the referee's viewer");
+    let page = format!("/runs/{last}/matches/0");
+    let policy = |path: &str| {
+        let (code, head) = server.head(path);
+        assert_eq!(code, 200, "{path}");
+        head.lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .starts_with("content-security-policy:")
+                    .then(|| l.to_string())
+            })
+            .expect("a policy")
+    };
+    let hash = {
+        use base64::Engine;
+        use sha2::Digest;
+        format!(
+            "'sha256-{}'",
+            base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(&viewer))
+        )
+    };
+    assert!(policy(&page).contains(&hash), "{}", policy(&page));
+    assert!(!policy("/").contains(&hash), "only the match pages run it");
+    let mut dev = devtools::Devtools::open(&format!("http://{}{page}", server.addr));
+    // The last decision: both seats have spoken; the page embeds the state it drew.
+    let said = dev.eval(
+        "(() => { const r = D.replays[0]; showStep(r.steps.length - 1); \
+         return r.steps[r.steps.length - 1].state.said; })()",
+    );
+    let want: Vec<usize> = said
+        .as_array()
+        .expect("the state's lengths")
+        .iter()
+        .map(|n| (n.as_u64().unwrap() as usize).min(30))
+        .collect();
+    assert_eq!(want.len(), 2, "{said}");
+    assert_eq!(
+        devtools::plugin_squares(&mut dev, 2, "hostile-referee-served"),
+        want
+    );
+}
+
 /// A referee contest whose every match holds every bot (Euchre's all-play-all: one
 /// match a round, each bot one side, its partner a copy of it)
 /// says on its leaderboard that a new version re-plays them all.

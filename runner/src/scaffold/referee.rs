@@ -230,7 +230,7 @@ pub fn write(dir: &Path, lang: RefereeLang) -> Result<RefereeScaffold, ScaffoldE
     let referee = format!("{game}.wasm");
     Ok(RefereeScaffold {
         build: format!(
-            "componentize-py -d wit -w koth:game/referee@0.1.0 componentize app -o {referee}"
+            "componentize-py -d wit -w koth:game/referee-with-pages@0.1.0 componentize app -o {referee}"
         ),
         game,
         files: written,

@@ -1,4 +1,4 @@
-"""{{title}} as a koth referee: a component of the world `koth:game/referee@0.1.0`
+"""{{title}} as a koth referee: a component of the world `koth:game/referee-with-pages@0.1.0`
 (wit/referee.wit), built with componentize-py (see README.md).
 
 This file tells koth what the game is (seats, formats, options, scoring) and translates
@@ -90,3 +90,24 @@ class Game(exports.Game):
             winners=winners,
             detail=detail,
         )
+
+
+# What `koth check` prints for bot authors (the README's protocol, in short).
+PROTOCOL = """\
+One decision per invocation. Its stdin is `turn T of N`; its folder holds `history.txt`,
+one line per turn played so far, its own move first (`C D`: it cooperated, the other
+defected). It prints `C` or `D` on the first line of stdout and exits 0. Anything else
+(a crash, running out of fuel, another answer) defects that turn and is counted
+against it.
+"""
+
+
+class Pages(exports.Pages):
+    """The optional pages: the protocol above, and no viewer of its own (the replay draws
+    the states with koth's `prisoners-dilemma` viewer, which they name)."""
+
+    def protocol(self):
+        return PROTOCOL
+
+    def viewer(self):
+        return ""

@@ -66,6 +66,20 @@ impl Server {
 
     /// Send raw request bytes; returns (status, body).
     pub fn raw(&self, request: &[u8]) -> (u16, String) {
+        let (status, _, body) = self.exchange(request);
+        (status, body)
+    }
+
+    /// GET `path`; returns (status, the response's head: its status line and headers).
+    pub fn head(&self, path: &str) -> (u16, String) {
+        let (status, head, _) = self.exchange(
+            format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+        );
+        (status, head)
+    }
+
+    /// Send raw request bytes; returns (status, head, body).
+    fn exchange(&self, request: &[u8]) -> (u16, String, String) {
         let mut s = TcpStream::connect_timeout(&self.addr, Duration::from_secs(10)).unwrap();
         // Past the server's own upload limit (10 min): only a hung server ends a test here.
         s.set_read_timeout(Some(Duration::from_secs(660))).unwrap();
@@ -80,8 +94,8 @@ impl Server {
             .nth(1)
             .and_then(|c| c.parse().ok())
             .unwrap_or_else(|| panic!("no HTTP answer: {text:?}"));
-        let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
-        (status, body.to_string())
+        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        (status, head.to_string(), body.to_string())
     }
 
     pub fn get(&self, path: &str) -> (u16, String) {

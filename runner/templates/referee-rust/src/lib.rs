@@ -1,4 +1,4 @@
-//! {{title}} as a koth referee, in Rust: a component of the world `koth:game/referee@0.1.0`
+//! {{title}} as a koth referee, in Rust: a component of the world `koth:game/referee-with-pages@0.1.0`
 //! (sdk/wit/referee.wit), built with the koth-referee SDK (see README.md).
 //!
 //! The game is the iterated Prisoner's Dilemma, a classic of King-of-the-Hill contests: two
@@ -87,6 +87,16 @@ fn integer(name: &str, description: &str, default: i64, min: i64, max: i64) -> O
 pub struct Game;
 
 impl Referee for Game {
+    /// What `koth check` prints for bot authors (the README's protocol, in short).
+    fn protocol(&self) -> String {
+        "One decision per invocation. Its stdin is `turn T of N`; its folder holds `history.txt`,\n\
+         one line per turn played so far, its own move first (`C D`: it cooperated, the other\n\
+         defected). It prints `C` or `D` on the first line of stdout and exits 0. Anything else\n\
+         (a crash, running out of fuel, another answer) defects that turn and is counted\n\
+         against it.\n"
+            .into()
+    }
+
     fn describe(&self) -> Description {
         Description {
             name: "{{game}}".into(),
