@@ -8,7 +8,8 @@ mod devtools;
 mod serve_support;
 
 use serve_support::{
-    author, contest, contest_with_python, entries, koth, multipart, seed_bot, Server, BOUNDARY,
+    author, contest, contest_with_python, entries, koth, multipart, referee_contest, seed_bot,
+    Server, BOUNDARY,
 };
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -167,6 +168,14 @@ fn uploads_run_reach_the_leaderboard_and_export_as_a_verifiable_archive() {
     for b in ["tax", "law", "rnd"] {
         assert!(page.contains(&format!("/bots/{b}")), "{page}");
     }
+    // The game's page: Coup's protocol is in koth's guide.
+    let (code, game) = server.get("/game");
+    assert_eq!(code, 200);
+    assert!(
+        game.contains("<code>docs/games/coup.md</code>")
+            && game.contains("koth check BOT.wasm --game coup"),
+        "{game}"
+    );
     let (code, page) = server.get("/bots/tax");
     assert_eq!(code, 200);
     assert!(page.contains("/bots/law") && page.contains(&format!("/runs/{last}/matches/")));
@@ -834,9 +843,10 @@ fn a_referee_contest_plays_its_game_and_exports_a_verifiable_archive() {
     ]);
 }
 
-/// A referee that ships its own viewer (the hostile test referee's honest game): the match
-/// page's policy allows that script by its hash, and Chromium draws the state in the
-/// sandboxed frame, square for square; the other pages keep the policy without it.
+/// A referee that ships its pages (the hostile test referee's honest game): `/game` gives
+/// its protocol; the match page's policy allows its viewer by its hash, and Chromium draws
+/// the state in the sandboxed frame, square for square; the other pages keep the policy
+/// without it.
 #[test]
 #[cfg_attr(
     koth_skip_chromium,
@@ -844,34 +854,21 @@ fn a_referee_contest_plays_its_game_and_exports_a_verifiable_archive() {
 )]
 fn a_referees_own_viewer_draws_on_the_match_page() {
     let tmp = tempfile::tempdir().unwrap();
-    let referee = koth_tests::wasm("hostile_referee");
-    let dir = tmp.path().join("contest");
-    koth(&[
-        "contest",
-        "init",
-        dir.to_str().unwrap(),
-        "--referee",
-        referee.to_str().unwrap(),
-        "--no-python",
-        "--jobs",
-        "2",
-        "--rounds",
-        "1",
-    ]);
+    let dir = referee_contest(tmp.path(), "hostile_referee", &["--rounds", "1"]);
     let alice = author(&dir, "alice");
     let server = Server::start(&dir, &tmp.path().join("stderr"));
     // Liar's Dice bots: they answer the honest game with a bid and a call.
-    for name in ["historian", "bluffer"] {
-        let (code, body) = server.upload(
-            name,
-            Some(alice.as_str()),
-            &format!("{name}.wasm"),
-            &seed_bot(name),
-        );
-        assert_eq!(code, 201, "{name}: {body}");
-    }
+    server.upload_each(&alice, &["historian", "bluffer"]);
     let s = server.settle(1);
     let last = s["latest_done"].as_i64().unwrap();
+    // The game's page gives the referee's protocol, escaped.
+    let (code, game) = server.get("/game");
+    assert_eq!(code, 200);
+    assert!(
+        game.contains("<pre id=\"protocol\"># The honest game\n\nEach seat is asked once")
+            && game.contains("koth check BOT.wasm REFEREE.wasm"),
+        "{game}"
+    );
     let viewer = std::fs::read_to_string(dir.join(format!("runs/{last}/viewer.js")))
         .expect("the run's archive holds the referee's viewer");
     let page = format!("/runs/{last}/matches/0");
@@ -921,36 +918,21 @@ fn a_referees_own_viewer_draws_on_the_match_page() {
 #[test]
 fn an_all_play_all_contest_says_a_new_version_replays_every_match() {
     let tmp = tempfile::tempdir().unwrap();
-    let referee = koth_tests::wasm("euchre_referee");
-    let dir = tmp.path().join("contest");
-    let d = dir.to_str().unwrap();
-    koth(&[
-        "contest",
-        "init",
-        d,
-        "--referee",
-        referee.to_str().unwrap(),
-        "--format",
-        "all-play-all",
-        "--opt",
-        "target=3",
-        "--rounds",
-        "1",
-        "--no-python",
-        "--jobs",
-        "2",
-    ]);
+    let dir = referee_contest(
+        tmp.path(),
+        "euchre_referee",
+        &[
+            "--format",
+            "all-play-all",
+            "--opt",
+            "target=3",
+            "--rounds",
+            "1",
+        ],
+    );
     let alice = author(&dir, "alice");
     let server = Server::start(&dir, &tmp.path().join("stderr"));
-    for name in ["random_8020", "marius"] {
-        let (code, body) = server.upload(
-            name,
-            Some(alice.as_str()),
-            &format!("{name}.wasm"),
-            &seed_bot(name),
-        );
-        assert_eq!(code, 201, "{name}: {body}");
-    }
+    server.upload_each(&alice, &["random_8020", "marius"]);
     server.settle(1);
     let board = server.json("/api/leaderboard");
     assert_eq!(board["bots"].as_array().unwrap().len(), 2, "{board}");
@@ -976,23 +958,11 @@ fn a_python_referee_s_contest_ranks_by_its_points() {
         koth_tests::SKIPPED_LANGUAGE_REFEREES
     );
     let tmp = tempfile::tempdir().unwrap();
-    let referee = koth_tests::wasm("liars_dice_referee");
-    let dir = tmp.path().join("contest");
-    let d = dir.to_str().unwrap();
-    koth(&[
-        "contest",
-        "init",
-        d,
-        "--referee",
-        referee.to_str().unwrap(),
-        "--opt",
-        "dice=2",
-        "--rounds",
-        "1",
-        "--no-python",
-        "--jobs",
-        "2",
-    ]);
+    let dir = referee_contest(
+        tmp.path(),
+        "liars_dice_referee",
+        &["--opt", "dice=2", "--rounds", "1"],
+    );
     let alice = author(&dir, "alice");
     let server = Server::start(&dir, &tmp.path().join("stderr"));
     // Three seats a match: three bots. The third is the bluffer with a custom section
@@ -1042,7 +1012,13 @@ fn a_python_referee_s_contest_ranks_by_its_points() {
     assert_eq!(code, 200);
     assert!(bot.contains(&format!(" {unit}; mean points ")), "{bot}");
     let out = tmp.path().join("export");
-    koth(&["contest", "export", d, "--out", out.to_str().unwrap()]);
+    koth(&[
+        "contest",
+        "export",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     let bots_dir = out.join("bots");
     koth(&[
         "verify",

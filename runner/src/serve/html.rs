@@ -35,7 +35,7 @@ pub fn page(title: &str, body: &str) -> String {
          <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
          <title>{t} · koth contest</title><style>{STYLE}</style></head><body>\
          <nav><b>koth contest</b><a href=\"/\">Leaderboard</a><a href=\"/runs\">Runs</a>\
-         <a href=\"/upload\">Upload</a><a href=\"/api/leaderboard\">API</a></nav>\
+         <a href=\"/game\">The game</a><a href=\"/upload\">Upload</a><a href=\"/api/leaderboard\">API</a></nav>\
          <h1>{t}</h1>{body}</body></html>",
         t = esc(title)
     )

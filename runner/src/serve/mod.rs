@@ -62,6 +62,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .layer(timeout(UPLOAD_TIMEOUT));
     let reads = Router::new()
         .route("/", get(pages::leaderboard))
+        .route("/game", get(pages::game))
         .route("/bots/{name}", get(pages::bot))
         .route("/runs", get(pages::runs))
         .route("/runs/{id}", get(pages::run))

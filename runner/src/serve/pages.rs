@@ -460,6 +460,62 @@ fn replay_page(st: &AppState, id: &str, idx: &str) -> Response {
     }
 }
 
+/// `GET /game`: what a bot author needs before a first upload: the game, the protocol its
+/// referee gives (what `koth check REFEREE.wasm` prints), and how to try a bot locally.
+pub async fn game(State(st): State<Arc<AppState>>) -> Response {
+    st.blocking(game_page).await
+}
+
+fn game_page(st: &AppState) -> Response {
+    let config = &st.contest.config;
+    let name = esc(config.game.name());
+    let mut body = format!("<p id=\"game\">Game: <b>{name}</b>.</p>");
+    let referee = match &config.game {
+        crate::contest::GameConfig::Referee { referee_file, .. } => Some(referee_file),
+        _ => None,
+    };
+    match (st.protocol(), referee) {
+        (Ok(p), _) if !p.is_empty() => {
+            let _ = write!(
+                body,
+                "<h2>The protocol</h2><p class=\"note\">As the game's referee gives it (<code>koth \
+                 check REFEREE.wasm</code> prints the same).</p><pre id=\"protocol\">{}</pre>",
+                esc(p)
+            );
+        }
+        (Ok(_), Some(_)) => body.push_str(
+            "<p class=\"note\" id=\"protocol\">The game's referee gives no protocol text: ask \
+             the contest's host.</p>",
+        ),
+        (Ok(_), None) => {
+            let _ = write!(
+                body,
+                "<p class=\"note\" id=\"protocol\">The protocol is the game's page in koth's \
+                 guide (<code>docs/games/{name}.md</code>); <code>koth new {name} rust DIR</code> \
+                 writes a bot to start from, in Rust, C or Python.</p>"
+            );
+        }
+        (Err(e), _) => {
+            let _ = write!(
+                body,
+                "<p class=\"err\" id=\"protocol\">The game's referee could not be read: {}</p>",
+                esc(e)
+            );
+        }
+    }
+    let _ = write!(
+        body,
+        "<h2>Before you upload</h2><p><code>koth check BOT.wasm{}</code> loads your bot and plays \
+         it once in this game; <code>koth play</code> runs a tournament on your machine. Then \
+         <a href=\"/upload\">upload</a> it.</p>",
+        referee.map_or_else(
+            || format!(" --game {name}"),
+            |_| " REFEREE.wasm".to_string()
+        )
+    );
+    Html(page("The game", &body)).into_response()
+}
+
 /// `GET /upload`: the form. The token is its first field: the server checks it before it
 /// reads the file (a browser sends the fields in the form's order).
 pub async fn upload_form(State(st): State<Arc<AppState>>) -> Response {

@@ -47,6 +47,8 @@ pub struct AppState {
     /// Uploads in progress.
     pub quota: Arc<Quota>,
     board: Mutex<Option<Arc<Board>>>,
+    /// The referee's protocol for bot authors, read the first time `/game` is asked for.
+    protocol: std::sync::OnceLock<Result<String, String>>,
 }
 
 impl AppState {
@@ -79,7 +81,33 @@ impl AppState {
                 limits.max_uploads_per_author,
             )),
             board: Mutex::new(None),
+            protocol: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The protocol the contest's referee gives bot authors (`pages` in wit/referee.wit;
+    /// empty when it gives none, or for Coup, whose page is in koth's guide). The referee is
+    /// loaded once, the first time: blocking work, for [`AppState::blocking`].
+    pub fn protocol(&self) -> Result<&str, &str> {
+        self.protocol
+            .get_or_init(|| {
+                if !matches!(
+                    self.contest.config.game,
+                    crate::contest::GameConfig::Referee { .. }
+                ) {
+                    return Ok(String::new());
+                }
+                let sandbox =
+                    crate::contest::run::sandbox(&self.contest, 1).map_err(|e| self.hide(&e))?;
+                let (game, _) = crate::contest::run::load_referee(&self.contest, &sandbox)
+                    .map_err(|e| self.hide(&e))?;
+                Ok(game
+                    .referee()
+                    .map(|r| r.pages().protocol.clone())
+                    .unwrap_or_default())
+            })
+            .as_deref()
+            .map_err(String::as_str)
     }
 
     /// What a client is told of an error of the server's own: nothing of its files (the

@@ -108,6 +108,15 @@ impl Server {
         serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"))
     }
 
+    /// Upload each of these seed bots under its own name with `token`, each accepted.
+    pub fn upload_each(&self, token: &str, bots: &[&str]) {
+        for name in bots {
+            let (code, body) =
+                self.upload(name, Some(token), &format!("{name}.wasm"), &seed_bot(name));
+            assert_eq!(code, 201, "{name}: {body}");
+        }
+    }
+
     /// Upload through the API: (status, body).
     pub fn upload(
         &self,
@@ -240,6 +249,26 @@ pub fn contest(tmp: &Path, opts: &[&str]) -> PathBuf {
     let mut with = vec!["--no-python"];
     with.extend_from_slice(opts);
     contest_with_python(tmp, &with)
+}
+
+/// A contest folder (`<tmp>/contest`) of the game the test referee `referee` plays (built
+/// by build.rs), `.wasm` only, made with these `koth contest init` options.
+pub fn referee_contest(tmp: &Path, referee: &str, opts: &[&str]) -> PathBuf {
+    let dir = tmp.join("contest");
+    let referee = koth_tests::wasm(referee);
+    let mut args = vec![
+        "contest",
+        "init",
+        dir.to_str().unwrap(),
+        "--referee",
+        referee.to_str().unwrap(),
+        "--no-python",
+        "--jobs",
+        "2",
+    ];
+    args.extend_from_slice(opts);
+    koth(&args);
+    dir
 }
 
 /// As [`contest`], taking `.py` scripts too (unless `opts` says `--no-python`).
