@@ -437,9 +437,7 @@ impl ComponentReferee {
             )),
         }
     }
-}
 
-impl ComponentReferee {
     /// Ask a fresh instance for its protocol and viewer (`funcs`, found in its `pages`
     /// export), within the referee's limits for a match.
     fn pages_of(&self, funcs: &[ComponentExportIndex; 2]) -> Result<Pages, String> {
