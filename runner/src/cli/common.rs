@@ -251,6 +251,9 @@ pub(crate) fn play<G: Game>(
         journal,
         done,
     } = Folder::prepare(out, &manifest, &header, resume)?;
+    if let Some(viewer) = game.viewer() {
+        archive.write(koth::referee::pages::VIEWER_FILE, viewer.as_bytes())?;
+    }
     phases.mark("prepare folder");
     let owned = header.owned();
     if !done.is_empty() {

@@ -52,6 +52,13 @@ pub trait Game: Sync {
         None
     }
 
+    /// The game's own replay viewer (a referee's `viewer`), which every folder of its runs
+    /// holds as [`crate::referee::pages::VIEWER_FILE`] from the start, shards included, so
+    /// that `koth merge` has it without the referee.
+    fn viewer(&self) -> Option<&str> {
+        None
+    }
+
     /// Play what `plan` selects and has not done yet; one entry per match, in match order.
     fn play(
         &self,

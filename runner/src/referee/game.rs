@@ -272,6 +272,13 @@ impl Game for RefereeGame {
         reuse_note(&self.name, opts)
     }
 
+    fn viewer(&self) -> Option<&str> {
+        self.referee
+            .as_ref()
+            .map(|r| r.pages().viewer.as_str())
+            .filter(|v| !v.is_empty())
+    }
+
     fn play(
         &self,
         players: &[Arc<dyn Player>],
@@ -352,9 +359,9 @@ impl Game for RefereeGame {
         write_archive(run, manifest, archive)?;
         // The referee's own viewer travels with its archive: the report is built from the
         // archive alone.
-        match self.referee.as_ref().map(|r| &r.pages().viewer) {
-            Some(viewer) if !viewer.is_empty() => archive.write(VIEWER_FILE, viewer.as_bytes()),
-            _ => Ok(()),
+        match self.viewer() {
+            Some(viewer) => archive.write(VIEWER_FILE, viewer.as_bytes()),
+            None => Ok(()),
         }
     }
 }
