@@ -6,7 +6,8 @@ use anyhow::{bail, Context};
 use clap::Args;
 use koth::games::run::{differences, DIFFERENCES_SHOWN};
 use koth::games::{self, Finished, Game, GameVisitor};
-use koth::referee::pages::{check_viewer, VIEWER_FILE};
+use koth::referee::pages::VIEWER_FILE;
+use koth::report::model::PluginViewer;
 use koth::tournament::archive::MANIFEST;
 use koth::tournament::journal::{self, JOURNAL};
 use koth::tournament::receipt::digests;
@@ -169,12 +170,9 @@ impl GameVisitor for Merge<'_> {
             .with_context(|| format!("writing the archive in {}", args.out.display()))?;
         // A referee's viewer: every shard holds the same one (the manifests agree on the
         // referee's SHA-256), and merging needs no referee.
-        let viewer = args.shards[0].join(VIEWER_FILE);
-        if viewer.is_file() {
-            let text = std::fs::read_to_string(&viewer)
-                .with_context(|| format!("reading {}", viewer.display()))?;
-            check_viewer(&text).with_context(|| format!("{}", viewer.display()))?;
-            archive.write(VIEWER_FILE, text.as_bytes())?;
+        // Read and checked as the report reads an archive's.
+        if let Some(viewer) = PluginViewer::read(&args.shards[0])? {
+            archive.write(VIEWER_FILE, viewer.script.as_bytes())?;
         }
         eprintln!(
             "Merged {count} shards of a {} run ({total} matches)",
