@@ -2,6 +2,7 @@
 //!
 //! - [`sandbox`] loads bots and runs one invocation at a time under the sandbox contract
 //!   (`docs/sandbox.md`). It knows nothing about any game.
+//! - [`command`] holds what the `koth` commands share (options, the play loop, phases).
 //! - [`contest`] keeps a live contest (authors, bots, versions, runs) and plays its runs;
 //!   [`serve`] serves it over HTTP (`koth serve`).
 //! - [`games`] holds each game's driver, which talks to bots through the sandbox's data types,
@@ -16,6 +17,7 @@
 //!   it knows neither games nor wasmtime.
 #![warn(missing_docs)]
 
+pub mod command;
 pub mod contest;
 pub mod games;
 pub mod referee;

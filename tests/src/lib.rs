@@ -97,8 +97,30 @@ pub fn koth_bin() -> PathBuf {
         } else {
             "dev"
         };
-        build_koth(&target_dir, profile);
+        build_koth(&target_dir, profile, &["koth"]);
         profile_dir.join("koth")
+    })
+    .clone()
+}
+
+/// The `koth-bench` binary of this build, beside [`koth_bin`]'s `koth` (which `koth bench`
+/// runs). Built once per test process, as [`koth_bin`] is.
+///
+/// # Panics
+///
+/// If the build fails.
+pub fn koth_bench_bin() -> PathBuf {
+    static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BIN.get_or_init(|| {
+        let koth = koth_bin();
+        let (profile_dir, target_dir) = test_dirs();
+        let profile = if profile_dir.file_name().is_some_and(|n| n == "release") {
+            "release"
+        } else {
+            "dev"
+        };
+        build_koth(&target_dir, profile, &["koth-bench"]);
+        koth.with_file_name("koth-bench")
     })
     .clone()
 }
@@ -114,7 +136,7 @@ pub fn demo_koth_bin() -> PathBuf {
     static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BIN.get_or_init(|| {
         let (_, target_dir) = test_dirs();
-        build_koth(&target_dir, "demo");
+        build_koth(&target_dir, "demo", &["koth"]);
         target_dir.join("demo").join("koth")
     })
     .clone()
@@ -136,9 +158,9 @@ fn test_dirs() -> (PathBuf, PathBuf) {
     (profile_dir, target_dir)
 }
 
-/// `cargo build -p koth --bin koth --profile PROFILE` into `target_dir`, with the same cargo
-/// as the test.
-fn build_koth(target_dir: &std::path::Path, profile: &str) {
+/// `cargo build -p P --bin P --profile PROFILE` for each of `packages` (`koth`, `koth-bench`)
+/// into `target_dir`, with the same cargo as the test.
+fn build_koth(target_dir: &std::path::Path, profile: &str, packages: &[&str]) {
     let mut cargo = std::process::Command::new(env!("CARGO"));
     // Cargo gives this test process its package's variables (CARGO_PKG_NAME=koth-tests,
     // CARGO_MANIFEST_DIR, ...). Some build scripts in koth's tree (ring's) re-run when
@@ -161,16 +183,10 @@ fn build_koth(target_dir: &std::path::Path, profile: &str) {
         }
     }
     cargo
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            "koth",
-            "--bin",
-            "koth",
-            "--profile",
-            profile,
-        ])
+        .args(["build", "--quiet"])
+        // Each package's binary of the same name (`koth`, `koth-bench`).
+        .args(packages.iter().flat_map(|p| ["-p", p, "--bin", p]))
+        .args(["--profile", profile])
         .arg("--target-dir")
         .arg(target_dir)
         .current_dir(env!("CARGO_MANIFEST_DIR"));

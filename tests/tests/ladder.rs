@@ -7,7 +7,9 @@
 //! - `koth play REF --format ordered-pairs --opponents M` samples a referee's game alike;
 //! - `koth bench ladder` builds distinct copies, plays the ladder, adds an entry and reports
 //!   how many games the new entry played and took from the store;
-//! - `koth bench scale` checks that every worker count gives the same archive.
+//! - `koth bench scale` checks that every worker count gives the same archive;
+//! - `koth bench` runs the `koth-bench` beside it, passing its arguments and its exit status
+//!   through, and without one says how to build it.
 
 use koth_tests::{koth_bin, wasm};
 use std::path::{Path, PathBuf};
@@ -183,6 +185,7 @@ fn a_referee_s_ordered_pairs_are_sampled_alike() {
 
 #[test]
 fn bench_ladder_and_scale_report_what_the_new_entry_played() {
+    koth_tests::koth_bench_bin();
     let tmp = tempfile::tempdir().expect("tmp");
     let keep = tmp.path().join("ladder");
     let (ok, out, err) = koth(
@@ -278,6 +281,7 @@ fn bench_ladder_and_scale_report_what_the_new_entry_played() {
 /// quotas are not what it measures), and its readers all get answers.
 #[test]
 fn bench_serve_uploads_every_bot_and_reads_the_leaderboard() {
+    koth_tests::koth_bench_bin();
     let tmp = tempfile::tempdir().expect("tmp");
     let names = ["taxman", "calculator", "solver", "lawyer"];
     let bots: Vec<std::path::PathBuf> = names.iter().map(|n| wasm(n)).collect();
@@ -293,4 +297,35 @@ fn bench_serve_uploads_every_bot_and_reads_the_leaderboard() {
     let (ok, out, err) = koth(tmp.path(), &args);
     assert!(ok, "{out}{err}");
     assert!(out.contains("4 ok, 0 failed"), "{out}{err}");
+}
+
+/// `koth bench` is `koth-bench` (the benchmarks are a binary of their own): its help and a
+/// refusal come through with its exit status; a `koth` with no `koth-bench` beside it (nor
+/// on PATH) says how to build one.
+#[test]
+fn koth_bench_runs_the_binary_beside_it() {
+    koth_tests::koth_bench_bin();
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (ok, out, err) = koth(tmp.path(), &["bench".as_ref(), "--help".as_ref()]);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("Usage: koth bench"), "{out}");
+    assert!(out.contains("ladder"), "{out}");
+    let (ok, out, err) = koth(tmp.path(), &["bench".as_ref(), "no-such-bench".as_ref()]);
+    assert!(!ok, "{out}{err}");
+    assert!(err.contains("no-such-bench"), "{err}");
+    // A koth alone.
+    let alone = tmp.path().join("alone");
+    std::fs::create_dir(&alone).expect("mkdir");
+    std::fs::copy(koth_bin(), alone.join("koth")).expect("copy koth");
+    let out = Command::new(alone.join("koth"))
+        .args(["bench", "scale"])
+        .env("PATH", &alone)
+        .output()
+        .expect("run koth");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cargo build --release -p koth -p koth-bench"),
+        "{err}"
+    );
 }

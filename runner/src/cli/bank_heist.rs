@@ -1,8 +1,8 @@
 //! `koth bank-heist`: T Bank Heist tournaments of every bot, credits summed.
 
-use super::common::{self, TournamentArgs};
 use anyhow::bail;
 use clap::{Args, ValueEnum};
+use koth::command::play::{self as common, TournamentArgs};
 use koth::games::bank_heist::format::{self, BankHeist, BankHeistOptions};
 use koth::games::bank_heist::rules::Variant;
 use std::path::PathBuf;

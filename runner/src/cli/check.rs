@@ -1,8 +1,8 @@
 //! `koth check`: load every bot and say, per bot, OK or why not.
 
-use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
+use koth::command::engine::EngineArgs;
 use koth::games::bank_heist::{
     self,
     format::{BankHeist, BankHeistOptions},

@@ -1,8 +1,8 @@
 //! `koth coup`: a Coup round robin between wasm bots.
 
-use super::common::{self, TournamentArgs};
 use anyhow::{anyhow, bail};
 use clap::{Args, ValueEnum};
+use koth::command::play::{self as common, TournamentArgs};
 use koth::games::coup::tournament::{self, Coup, CoupOptions, ScratchScope};
 use koth::sandbox::VfsLimits;
 use std::path::PathBuf;

@@ -1,9 +1,9 @@
 //! `koth euchre`: every bot against every other, each partnered with a copy of itself; or
 //! four bots with partners drawn at random. Euchre's referee plays it, built in.
 
-use super::common::{self, TournamentArgs};
 use anyhow::bail;
 use clap::{Args, ValueEnum};
+use koth::command::play::{self as common, TournamentArgs};
 use koth::games::euchre::{self, Partners};
 use koth::referee::schedule;
 use std::path::PathBuf;

@@ -1,8 +1,8 @@
 //! `koth invoke`: one invocation, everything printed, for a bot author debugging a bot.
 
-use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
+use koth::command::engine::EngineArgs;
 use koth::games::judge::{judge, Answered, Judgement, JUDGED};
 use koth::sandbox::vfs::SnapshotEntry;
 use koth::sandbox::{Invocation, Limits, Report, Vfs, VfsLimits};

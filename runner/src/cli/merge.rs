@@ -1,9 +1,9 @@
 //! `koth merge`: join the folders of a sharded run (`--shard K/N`) into the archive the
 //! whole run would have written on one machine.
 
-use super::common;
 use anyhow::{bail, Context};
 use clap::Args;
+use koth::command::play as common;
 use koth::games::run::{differences, DIFFERENCES_SHOWN};
 use koth::games::{self, Finished, Game, GameVisitor};
 use koth::referee::pages::VIEWER_FILE;

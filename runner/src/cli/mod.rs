@@ -2,22 +2,14 @@
 
 mod bank_heist;
 mod bench;
-mod bench_bank_heist;
-mod bench_contest;
-mod bench_euchre;
-mod bench_play;
-mod bench_scale;
-mod bench_serve;
 mod cat;
 mod check;
-mod common;
 mod contest;
 mod coup;
 mod euchre;
 mod invoke;
 mod merge;
 mod new;
-mod phases;
 mod play;
 mod replay;
 mod report;
@@ -27,7 +19,7 @@ mod verify;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
-use koth::sandbox::{CodeCache, EngineOptions, LoadLimits, Sandbox, SandboxOptions};
+use koth::sandbox::EngineOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -54,7 +46,8 @@ enum Command {
     /// Run a tournament of a game whose referee is a plugin: a WebAssembly component of
     /// the koth:game/referee world (wit/referee.wit).
     Play(play::PlayArgs),
-    /// Measure invocation and tournament speed against native processes.
+    /// Measure invocation and tournament speed against native processes (runs `koth-bench`,
+    /// built apart: `cargo build --release -p koth-bench`).
     Bench(bench::BenchArgs),
     /// Join the folders of a sharded run (`--shard K/N`) into the whole run's archive.
     Merge(merge::MergeArgs),
@@ -120,81 +113,6 @@ fn compile_worker(args: CompileWorkerArgs) -> anyhow::Result<ExitCode> {
             eprintln!("{why}");
             Ok(ExitCode::from(compiler::WORKER_REFUSED as u8))
         }
-    }
-}
-
-/// Options shared by every command that loads bots.
-#[derive(Args, Clone)]
-pub(crate) struct EngineArgs {
-    /// Do not read or write the compiled-code cache.
-    #[arg(long)]
-    no_cache: bool,
-    /// Folder of the compiled-code cache [default: $KOTH_CACHE_DIR, $XDG_CACHE_HOME/koth or ~/.cache/koth].
-    #[arg(long, value_name = "DIR")]
-    cache_dir: Option<PathBuf>,
-    /// Use wasmtime's on-demand allocator instead of the pooling allocator.
-    #[arg(long)]
-    no_pooling: bool,
-    /// The CPython interpreter that runs `.py` bots [default: $KOTH_PYTHON_WASM, else
-    /// $XDG_CACHE_HOME/koth/python/python-3.12.0.wasm or ~/.cache/koth/python/...; install it
-    /// with `koth setup python`].
-    #[arg(long, value_name = "FILE")]
-    python: Option<PathBuf>,
-    /// Seconds one module or component may take to compile before the bot is refused
-    /// (an unoptimised koth compiles many times slower than a release build).
-    #[arg(long, value_name = "SECS", default_value_t = LoadLimits::default().compile_ms / 1000)]
-    compile_timeout: u64,
-}
-
-impl EngineArgs {
-    /// A sandbox with these options, pool sized for `workers` concurrent instances.
-    pub(crate) fn sandbox(&self, workers: usize, memory_bytes: u64) -> anyhow::Result<Sandbox> {
-        self.sandbox_for_bots(workers, 1, memory_bytes)
-    }
-
-    /// A sandbox for a run of `bots` bots on `workers` threads. The pool gets a slot per bot
-    /// on top of one per worker: a slot keeps the last module's memory image mapped, so when
-    /// every bot can keep a warm slot no invocation remaps an image (Bank Heist's 13 bots
-    /// taking turns on 3 slots spent half their time in mmap: 120 µs per invocation).
-    pub(crate) fn sandbox_for_bots(
-        &self,
-        workers: usize,
-        bots: usize,
-        memory_bytes: u64,
-    ) -> anyhow::Result<Sandbox> {
-        let cache_dir = if self.no_cache {
-            None
-        } else {
-            self.cache_dir.clone().or_else(CodeCache::default_dir)
-        };
-        let engine = EngineOptions {
-            pooling: !self.no_pooling,
-            pool_slots: (workers.saturating_add(bots).saturating_add(1)).min(512) as u32,
-            max_memory_bytes: memory_bytes.max(EngineOptions::default().max_memory_bytes),
-            ..EngineOptions::default()
-        };
-        if self.compile_timeout == 0 {
-            anyhow::bail!("--compile-timeout must be at least 1 second");
-        }
-        let load = LoadLimits {
-            memory_bytes,
-            compile_ms: self.compile_timeout.saturating_mul(1000),
-            ..LoadLimits::default()
-        };
-        let mut sandbox = Sandbox::new(SandboxOptions {
-            engine,
-            load,
-            cache_dir,
-        })?;
-        if let Some(python) = &self.python {
-            sandbox.set_python_interpreter(python.clone());
-        }
-        // Compiles run in child processes of this koth, killed at the deadline: one that
-        // overruns must not keep the cores busy while the command goes on.
-        if let Ok(me) = std::env::current_exe() {
-            sandbox.set_compile_worker(me);
-        }
-        Ok(sandbox)
     }
 }
 

@@ -1,8 +1,8 @@
 //! `koth play REFEREE.wasm BOT...`: a tournament of a game whose referee is a plugin.
 
-use super::common::{self, TournamentArgs};
 use anyhow::{bail, Context};
 use clap::Args;
+use koth::command::play::{self as common, TournamentArgs};
 use koth::referee::component::{ComponentReferee, RefereeLimits, RefereeLoadError};
 use koth::referee::game::RefereeGame;
 use koth::referee::options::resolve;

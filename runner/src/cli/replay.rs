@@ -5,9 +5,9 @@
 use super::invoke::{print_report, print_tree};
 use super::merge::{game_of, read_manifest, read_typed_manifest};
 use super::verify::{archive_sandbox, check_engine, load_bots, visit_archive_game};
-use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
+use koth::command::engine::EngineArgs;
 use koth::games::replay::{line_failed, reading, replay, Captured};
 use koth::games::run::differences;
 use koth::games::{Game, GameVisitor, Player};

@@ -1,10 +1,10 @@
 //! `koth report ARCHIVE [--out FILE]`: the archive's HTML report, and the same page at the end
 //! of a run with `koth <game> --report`.
 
-use anyhow::Context;
 use clap::Args;
-use koth::report::{self, ReportOptions};
-use std::path::{Path, PathBuf};
+use koth::command::report::write;
+use koth::report::ReportOptions;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
@@ -38,31 +38,4 @@ pub(crate) fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         out.display()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// Write the report of `archive` to `out`; returns its size and how long it took.
-pub(crate) fn write(
-    archive: &Path,
-    out: &Path,
-    opts: &ReportOptions,
-) -> anyhow::Result<(usize, std::time::Duration)> {
-    let started = std::time::Instant::now();
-    let html = report::build(archive, opts)
-        .with_context(|| format!("building the report of the archive {}", archive.display()))?;
-    std::fs::write(out, &html).with_context(|| format!("writing the report {}", out.display()))?;
-    Ok((html.len(), started.elapsed()))
-}
-
-/// `koth <game> --report`: the report in the archive, said in the run's closing output. A
-/// failure is reported but does not change the run's exit code: the archive is complete.
-pub(crate) fn after_run(archive: &Path) {
-    let out = archive.join("report.html");
-    match write(archive, &out, &ReportOptions::default()) {
-        Ok((bytes, _)) => println!(
-            "HTML report ({:.1} MB): {}",
-            bytes as f64 / 1e6,
-            out.display()
-        ),
-        Err(e) => eprintln!("koth: no HTML report: {e:#}"),
-    }
 }

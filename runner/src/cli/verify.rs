@@ -4,9 +4,9 @@
 //! the whole archive is written again and compared file by file.
 
 use super::merge::{game_of, read_manifest};
-use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
+use koth::command::engine::EngineArgs;
 use koth::games::{self, Game, GameVisitor, Player};
 use koth::referee::game::RefereeGame;
 use koth::sandbox::{Bot, Sandbox};

@@ -312,7 +312,7 @@ pub(crate) fn start_epoch_ticker(engine: &Engine) {
 }
 
 /// Epoch ticks that make up a wall-clock budget.
-pub(crate) fn epoch_ticks(wall_clock_ms: u64) -> u64 {
+pub fn epoch_ticks(wall_clock_ms: u64) -> u64 {
     (wall_clock_ms / EPOCH_TICK.as_millis() as u64).max(1)
 }
 

@@ -48,14 +48,13 @@ pub struct Property {
 }
 
 impl Property {
-    /// Measure the pure loop ([`super::hostcall_loops::pure_loop`]) on `sb` for `fuel`: the
-    /// fastest of three runs.
+    /// Measure the pure loop ([`pure_loop`]) on `sb` for `fuel`: the fastest of three runs.
     ///
     /// # Errors
     ///
     /// If the pure loop does not load or does not run out of fuel (a broken sandbox).
     pub fn measure(sb: &Sandbox, fuel: u64, max_ratio: f64) -> Result<Property, String> {
-        let wasm = wat::parse_str(super::hostcall_loops::pure_loop()).map_err(|e| e.to_string())?;
+        let wasm = wat::parse_str(pure_loop()).map_err(|e| e.to_string())?;
         let bot = sb.load_bytes("pure", &wasm).map_err(|e| e.to_string())?;
         let mut best = f64::INFINITY;
         for _ in 0..3 {
@@ -209,4 +208,12 @@ pub fn module(data: &[u8]) -> Option<Vec<u8>> {
     wasm_smith::Module::new(config, &mut u)
         .ok()
         .map(|m| m.to_bytes())
+}
+
+/// The baseline: a pure-wasm loop with no host call (an endless `br`, the hostile suite's
+/// `loop.wat`), as a WAT module: the fuzzer's calibration, and `koth bench hostcalls`' baseline.
+pub fn pure_loop() -> String {
+    "(module (memory (export \"memory\") 1)\n\
+     (func (export \"_start\") (loop $l (br $l))))"
+        .to_string()
 }

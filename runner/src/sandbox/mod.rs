@@ -9,10 +9,7 @@ pub mod compiler;
 pub mod component;
 pub mod engine;
 pub mod errno;
-mod floor;
 pub mod fuzz;
-pub mod hostcall_loops;
-pub mod instruction_loops;
 mod invoke;
 pub mod limits;
 mod loader;
@@ -22,11 +19,18 @@ pub mod python;
 pub mod vfs;
 pub(crate) mod wasi;
 
+/// What the sandbox's WASI preview 1 is, for tools that build bots against it (the hostile
+/// host-call loops of `koth-bench`, which the test suite runs).
+pub mod preview1 {
+    pub use super::wasi::abi::{
+        FILE_RIGHTS, FUNCTIONS, MAX_IOVECS, MAX_SUBSCRIPTIONS, MODULE, SUBSCRIPTION_SIZE,
+    };
+}
+
 pub use cache::{CodeCache, CodeKind};
 pub use component::BotKind;
 pub use engine::{EngineOptions, EngineSettings};
 pub use errno::Errno;
-pub use floor::{Floor, MINIMAL_WAT};
 pub use invoke::{Invocation, Report};
 pub use limits::{Limits, LoadLimits};
 pub use loader::LoadError;
@@ -305,16 +309,10 @@ impl Sandbox {
         self.python = OnceLock::new();
     }
 
-    /// Bare wasmtime on this sandbox's engine: the floor `koth bench invoke` measures
-    /// invocations against.
-    pub fn floor(&self) -> Result<Floor, SetupError> {
-        Floor::new(&self.engine).map_err(|e| SetupError::Engine(format!("{e:#}")))
-    }
-
-    /// [`MINIMAL_WAT`] run bare on this sandbox's engine, on stub imports: the minimal
-    /// module's invocation without koth's host work.
-    pub fn bare_minimal(&self) -> Result<Floor, SetupError> {
-        Floor::minimal(&self.engine).map_err(|e| SetupError::Engine(format!("{e:#}")))
+    /// The wasmtime engine every bot of this sandbox runs on: for measuring bare wasmtime
+    /// beside koth on the same settings (`koth bench invoke`'s floor).
+    pub fn engine(&self) -> &Engine {
+        &self.engine
     }
 
     /// The engine settings in force, for the tournament's manifest.

@@ -2,11 +2,11 @@
 //! costliest arguments inside the quotas, ends `out of fuel` (or `ok` for `proc_exit`), never
 //! with the wall-clock backstop's host fault (here 60 s, [`koth_tests::attack_limits`]: a
 //! loop that paid for its work takes about a second, one that did not would take hours). The
-//! loops are `koth::sandbox::hostcall_loops`, the same bots `koth bench hostcalls` times.
+//! loops are `koth_bench::hostcall_loops`, the same bots `koth bench hostcalls` times.
 
 use crate::common::*;
-use koth::sandbox::hostcall_loops::{loops, HostcallLoop};
 use koth::sandbox::{Limits, Outcome, Report, Vfs, VfsLimits};
+use koth_bench::hostcall_loops::{loops, HostcallLoop};
 
 /// Run one loop with the default fuel (10⁹) and quotas, and the attacks' backstop.
 fn run_loop(sb: &koth::sandbox::Sandbox, l: &HostcallLoop) -> Report {
@@ -87,5 +87,5 @@ fn every_wasi_function_loop_runs_out_of_fuel() {
 /// table operations, empty and at their largest; subnormal floats) now ends `out of fuel`.
 #[test]
 fn every_instruction_loop_runs_out_of_fuel() {
-    assert_all_bounded(&koth::sandbox::instruction_loops::loops());
+    assert_all_bounded(&koth_bench::instruction_loops::loops());
 }

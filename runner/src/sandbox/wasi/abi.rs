@@ -111,6 +111,7 @@ pub const EVENTTYPE_CLOCK: u8 = 0;
 pub const EVENTTYPE_FD_READ: u8 = 1;
 pub const EVENTTYPE_FD_WRITE: u8 = 2;
 pub const SUBCLOCK_ABSTIME: u16 = 1;
+/// Bytes of one `subscription` record `poll_oneoff` reads.
 pub const SUBSCRIPTION_SIZE: u32 = 48;
 pub const EVENT_SIZE: u32 = 32;
 

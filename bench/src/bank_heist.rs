@@ -2,10 +2,10 @@
 //! tournament (same seed, rabble and dice) with the bots as native processes, one per
 //! decision, as the original controller ran them.
 
-use super::common::Run;
-use super::EngineArgs;
 use anyhow::bail;
 use clap::Args;
+use koth::command::engine::EngineArgs;
+use koth::command::play::Run;
 use koth::games::bank_heist::format::{self, BankHeistOptions};
 use koth::games::Player;
 use koth::sandbox::{Invocation, Limits, Outcome, Report, Vfs};
@@ -83,8 +83,8 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
         bail!("--games must be at least 1");
     }
     // One tournament is one sequence of decisions: one worker is all it can use.
-    let mut setup = super::bench::bench_setup(&a.engine, 1, a.bots.len())?;
-    let bots = super::bench::load_bots_timed(&setup.sandbox, &a.bots, "bank-heist")?;
+    let mut setup = crate::bench_setup(&a.engine, 1, a.bots.len())?;
+    let bots = crate::load_bots_timed(&setup.sandbox, &a.bots, "bank-heist")?;
     let opts = BankHeistOptions {
         tournaments: 1,
         games: Some(a.games),
@@ -108,7 +108,7 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
         inv as f64 / koth_secs,
         koth_secs * 1e6 / inv as f64
     );
-    super::bench::whole_command(
+    crate::whole_command(
         Run {
             then_exits: false,
             game: &format::BankHeist,
@@ -124,8 +124,9 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
     if a.skip_native {
         return Ok(ExitCode::SUCCESS);
     }
-    let natives = super::bench::native_players(&a.bots, &a.native_dir, |name, exe| {
-        NativeArgvPlayer { name, exe }
+    let natives = crate::native_players(&a.bots, &a.native_dir, |name, exe| NativeArgvPlayer {
+        name,
+        exe,
     })?;
     let nplayers: Vec<Arc<dyn Player>> = natives
         .into_iter()
@@ -135,6 +136,6 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
     let native_run = format::run(&nplayers, &opts, 1, &|_, _| {})?;
     let native_secs = t.elapsed().as_secs_f64();
     let what = format!("1 tournament of {} games", a.games);
-    super::bench::print_comparison(&what, inv, koth_secs, native_run.invocations(), native_secs);
+    crate::print_comparison(&what, inv, koth_secs, native_run.invocations(), native_secs);
     Ok(ExitCode::SUCCESS)
 }

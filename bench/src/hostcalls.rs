@@ -4,12 +4,12 @@
 //! instruction count (grows, bulk memory and table operations, subnormal floats). Fuel bounds
 //! the host's work when every ratio stays small (goal: 2×).
 
-use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
-use koth::sandbox::hostcall_loops::{self, HostcallLoop};
-use koth::sandbox::instruction_loops;
+use koth::command::engine::EngineArgs;
 use koth::sandbox::{Invocation, Limits, Vfs, VfsLimits};
+use koth_bench::hostcall_loops::{self, HostcallLoop};
+use koth_bench::instruction_loops;
 use std::process::ExitCode;
 use std::time::Instant;
 

@@ -3,10 +3,10 @@
 //! referee as a WebAssembly component (`koth play euchre_referee.wasm`). Both must give the
 //! same games; the figure is the ratio of their wall times.
 
-use super::common::Run;
-use super::EngineArgs;
 use anyhow::{bail, Context};
 use clap::Args;
+use koth::command::engine::EngineArgs;
+use koth::command::play::Run;
 use koth::games::euchre::{self, Partners};
 use koth::games::{Finished, Game, Player};
 use koth::referee::component::{ComponentReferee, RefereeLimits};
@@ -58,9 +58,9 @@ pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
                 .unwrap_or(1)
         })
         .max(1);
-    let mut setup = super::bench::bench_setup(&a.engine, jobs, a.bots.len())?;
+    let mut setup = crate::bench_setup(&a.engine, jobs, a.bots.len())?;
     let sandbox = &setup.sandbox;
-    let bots = super::bench::load_bots_timed(sandbox, &a.bots, euchre::NAME)?;
+    let bots = crate::load_bots_timed(sandbox, &a.bots, euchre::NAME)?;
     let players: Vec<Arc<dyn Player>> = bots
         .iter()
         .map(|b| Arc::clone(b) as Arc<dyn Player>)
@@ -137,7 +137,7 @@ pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
         if ratio <= GOAL { ", met" } else { ", NOT met" }
     );
     println!("the plugin's whole command (koth play):");
-    super::bench::whole_command(
+    crate::whole_command(
         Run {
             then_exits: false,
             game: &plugin,

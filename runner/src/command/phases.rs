@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 /// Phases timed one after another: each [`Phases::mark`] closes the phase that began at the
 /// previous mark (or at [`Phases::new`]).
-pub(crate) struct Phases {
+pub struct Phases {
     started: Instant,
     last: RefCell<Instant>,
     rows: RefCell<Vec<(&'static str, Duration)>>,
@@ -15,9 +15,15 @@ pub(crate) struct Phases {
     journal: RefCell<Option<Duration>>,
 }
 
+impl Default for Phases {
+    fn default() -> Phases {
+        Phases::new()
+    }
+}
+
 impl Phases {
     /// Start timing now.
-    pub(crate) fn new() -> Phases {
+    pub fn new() -> Phases {
         let now = Instant::now();
         Phases {
             started: now,
@@ -28,19 +34,19 @@ impl Phases {
     }
 
     /// Close the phase `name`, which ran from the previous mark until now.
-    pub(crate) fn mark(&self, name: &'static str) {
+    pub fn mark(&self, name: &'static str) {
         let now = Instant::now();
         let began = self.last.replace(now);
         self.rows.borrow_mut().push((name, now - began));
     }
 
     /// Record how long the workers spent appending to the journal while playing.
-    pub(crate) fn journal_appends(&self, spent: Duration) {
+    pub fn journal_appends(&self, spent: Duration) {
         *self.journal.borrow_mut() = Some(spent);
     }
 
     /// How long phase `name` took (the sum, if it was marked more than once).
-    pub(crate) fn get(&self, name: &str) -> Duration {
+    pub fn get(&self, name: &str) -> Duration {
         self.rows
             .borrow()
             .iter()
@@ -50,13 +56,13 @@ impl Phases {
     }
 
     /// Everything since [`Phases::new`].
-    pub(crate) fn total(&self) -> Duration {
+    pub fn total(&self) -> Duration {
         self.started.elapsed()
     }
 
     /// One line per phase, then the whole and its ratio to `play`, such as
     /// `  play            0.81 s   62.0%`.
-    pub(crate) fn render(&self) -> String {
+    pub fn render(&self) -> String {
         use std::fmt::Write;
         let total = self.total();
         let share = |d: Duration| 100.0 * d.as_secs_f64() / total.as_secs_f64().max(1e-9);

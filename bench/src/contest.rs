@@ -5,7 +5,7 @@
 //! server reads them, and the contest's disk by part after each run, so that what a new entry
 //! adds to the disk is measured, not assumed.
 
-use super::bench_scale::mb;
+use crate::scale::mb;
 use anyhow::{bail, Context};
 use koth::contest::disk::usage;
 use koth::contest::{db, worker, Contest, ContestConfig, ContestError, GameConfig};
@@ -185,7 +185,7 @@ fn pages(contest: &Contest, bot: Option<&str>) -> anyhow::Result<()> {
         Arc::new(worker::Live::default()),
         Arc::new(worker::Wake::default()),
         &koth::serve::limits::ServeLimits::default(),
-        koth::contest::check::Checker::Child(std::env::current_exe()?),
+        koth::contest::check::Checker::Child(crate::koth_exe()?),
         ready,
     )?;
     let t = Instant::now();

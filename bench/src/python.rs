@@ -2,9 +2,10 @@
 //! the sandbox), started from the interpreter's snapshot and started cold, against the same
 //! script under the native `python3 -S`, in the same run.
 
-use super::{coup_args, decisions, median, EngineArgs, FILE, HISTORY};
+use crate::{coup_args, decisions, median, FILE, HISTORY};
 use anyhow::{bail, Context};
 use clap::Args;
+use koth::command::engine::EngineArgs;
 use koth::sandbox::python::PythonStart;
 use koth::sandbox::{Invocation, Limits};
 use std::path::PathBuf;

@@ -136,7 +136,7 @@ impl OwnServer {
         let contest = Contest::init(&folder, config)?;
         let token = auth::new_token().map_err(anyhow::Error::msg)?;
         db::add_author(&contest.db()?, "bench", &auth::hash(&token))?;
-        let exe = std::env::current_exe().context("finding koth's own executable")?;
+        let exe = crate::koth_exe()?;
         let mut child = Command::new(exe)
             .arg("serve")
             .arg(&folder)

@@ -10,8 +10,10 @@
 //! checking that it returns the errno expected every time (a loop that failed early, say on
 //! `ENOENT`, would prove nothing). A wrong errno traps (`unreachable`).
 
-use super::errno::Errno;
-use super::wasi::abi::{FILE_RIGHTS, FUNCTIONS, MAX_IOVECS, MAX_SUBSCRIPTIONS, SUBSCRIPTION_SIZE};
+use koth::sandbox::preview1::{
+    FILE_RIGHTS, FUNCTIONS, MAX_IOVECS, MAX_SUBSCRIPTIONS, SUBSCRIPTION_SIZE,
+};
+use koth::sandbox::Errno;
 use std::fmt::Write as _;
 
 /// One looping bot.
@@ -41,13 +43,7 @@ impl HostcallLoop {
     }
 }
 
-/// The baseline: a pure-wasm loop with no host call (an endless `br`, the hostile suite's
-/// `loop.wat`), as a WAT module.
-pub fn pure_loop() -> String {
-    "(module (memory (export \"memory\") 1)\n\
-     (func (export \"_start\") (loop $l (br $l))))"
-        .to_string()
-}
+pub use koth::sandbox::fuzz::pure_loop;
 
 /// A tighter pure-wasm loop (a counter in a local: five operators per branch), which burns
 /// fuel faster than [`pure_loop`]; the benchmark reports both.

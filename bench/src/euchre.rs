@@ -2,10 +2,10 @@
 //! seats) with the bots as native processes, one per decision, as the seed's controller ran
 //! them: the input on stdin, the memory file in a real folder.
 
-use super::common::Run;
-use super::EngineArgs;
 use anyhow::bail;
 use clap::Args;
+use koth::command::engine::EngineArgs;
+use koth::command::play::Run;
 use koth::games::euchre::{self, Partners};
 use koth::games::{Finished, Game, Player};
 use koth::sandbox::vfs::{OpenOptions, SnapshotEntry};
@@ -124,8 +124,8 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let mut setup = super::bench::bench_setup(&a.engine, jobs, a.bots.len())?;
-    let bots = super::bench::load_bots_timed(&setup.sandbox, &a.bots, euchre::NAME)?;
+    let mut setup = crate::bench_setup(&a.engine, jobs, a.bots.len())?;
+    let bots = crate::load_bots_timed(&setup.sandbox, &a.bots, euchre::NAME)?;
     let opts = euchre::options(
         a.games,
         euchre::rules::DEFAULT_TARGET,
@@ -158,17 +158,16 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
         referee: None,
         unit: "games",
     };
-    super::bench::whole_command(run, &mut setup, &bots, &a.bots, &opts, &a.engine)?;
+    crate::whole_command(run, &mut setup, &bots, &a.bots, &opts, &a.engine)?;
     if a.skip_native {
         return Ok(ExitCode::SUCCESS);
     }
     let root = std::env::temp_dir().join(format!("koth-bench-euchre-{}", std::process::id()));
-    let natives =
-        super::bench::native_players(&a.bots, &a.native_dir, |name, exe| NativeStdinPlayer {
-            name,
-            exe,
-            root: root.clone(),
-        })?;
+    let natives = crate::native_players(&a.bots, &a.native_dir, |name, exe| NativeStdinPlayer {
+        name,
+        exe,
+        root: root.clone(),
+    })?;
     let nplayers: Vec<Arc<dyn Player>> = natives
         .into_iter()
         .map(|n| Arc::new(n) as Arc<dyn Player>)
@@ -178,7 +177,7 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
     let native_secs = t.elapsed().as_secs_f64();
     let _ = std::fs::remove_dir_all(&root);
     let games = format!("{} games", native_run.records.len());
-    super::bench::print_comparison(
+    crate::print_comparison(
         &games,
         inv,
         koth_secs,

@@ -1,7 +1,7 @@
 //! Bots that repeat one wasm instruction forever, each the instruction whose host work does
 //! not follow the instruction count: memory and table grows (refused, accepted and empty),
 //! bulk memory and table operations (empty and at their largest), and float arithmetic on
-//! subnormal numbers (slow on some CPUs). They are [`super::hostcall_loops`]' counterparts
+//! subnormal numbers (slow on some CPUs). They are [`crate::hostcall_loops`]' counterparts
 //! for instructions: the hostile test suite runs every one and asserts `out of fuel`, never
 //! the wall-clock backstop; `koth bench hostcalls` times each against a pure-wasm loop burning
 //! the same fuel (goal: at most 2×).
@@ -10,7 +10,7 @@
 //! grow that should be refused and was accepted traps with `unreachable`), so a loop that
 //! stopped doing the expensive thing cannot pass for one that did.
 
-use super::hostcall_loops::HostcallLoop;
+use crate::hostcall_loops::HostcallLoop;
 
 /// Pages of the bots' memory (4 MiB: room for the largest bulk operations below).
 const PAGES: u32 = 64;

@@ -2,21 +2,21 @@
 //! the engine's `--no-cache` ...), loading every bot before the first game, the progress bar,
 //! the manifest's bot list and the closing report.
 
+use super::engine::EngineArgs;
 use super::phases::Phases;
-use super::EngineArgs;
+use crate::games::run::{self, Folder, Resume};
+use crate::games::{Finished, Game, Player};
+use crate::referee::record::is_referee_fault;
+use crate::sandbox::{Bot, Limits, Sandbox};
+use crate::tournament::archive::Archive;
+use crate::tournament::journal::{Header, JOURNAL};
+use crate::tournament::leaderboard::Leaderboard;
+use crate::tournament::results::head_to_head;
+use crate::tournament::store::Store;
+use crate::tournament::{MatchSummary, RefereeEntry, RunPlan, Shard};
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use koth::games::run::{self, Folder, Resume};
-use koth::games::{Finished, Game, Player};
-use koth::referee::record::is_referee_fault;
-use koth::sandbox::{Bot, Limits, Sandbox};
-use koth::tournament::archive::Archive;
-use koth::tournament::journal::{Header, JOURNAL};
-use koth::tournament::leaderboard::Leaderboard;
-use koth::tournament::results::head_to_head;
-use koth::tournament::store::Store;
-use koth::tournament::{MatchSummary, RefereeEntry, RunPlan, Shard};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -25,10 +25,10 @@ use std::time::Duration;
 
 /// Options every tournament command takes.
 #[derive(Args, Clone)]
-pub(crate) struct TournamentArgs {
+pub struct TournamentArgs {
     /// Seed of the run: decks, dice and the bots' random streams derive from it.
     #[arg(long, default_value_t = 1)]
-    pub(crate) seed: u64,
+    pub seed: u64,
     /// Worker threads [default: the number of cores].
     #[arg(long)]
     jobs: Option<usize>,
@@ -51,7 +51,7 @@ pub(crate) struct TournamentArgs {
     shard: Option<Shard>,
     /// Write the HTML report (`report.html` in the archive folder) at the end of the run.
     #[arg(long)]
-    pub(crate) report: bool,
+    pub report: bool,
     /// Keep every finished match in this folder, by what defines it (game, options, seed,
     /// the bots in their seats, the round, koth's version), and take from it every match it
     /// already holds: a run after one bot changed plays only that bot's matches. The archive
@@ -70,20 +70,20 @@ pub(crate) struct TournamentArgs {
 }
 
 /// What the options come to, checked.
-pub(crate) struct Setup {
+pub struct Setup {
     /// Worker threads.
-    pub(crate) jobs: usize,
+    pub jobs: usize,
     /// Per-invocation limits.
-    pub(crate) limits: Limits,
+    pub limits: Limits,
     /// The sandbox, pool sized for the workers.
-    pub(crate) sandbox: Sandbox,
+    pub sandbox: Sandbox,
     /// Where the command's time goes, from here on (loading the bots comes first).
-    pub(crate) phases: Phases,
+    pub phases: Phases,
 }
 
 impl TournamentArgs {
     /// Check the options and build the sandbox for a run of `bots` bots.
-    pub(crate) fn setup(&self, bots: usize) -> anyhow::Result<Setup> {
+    pub fn setup(&self, bots: usize) -> anyhow::Result<Setup> {
         let phases = Phases::new();
         if self.memory == 0 || self.memory > 4096 {
             bail!("--memory {} is out of range (1..=4096 MiB)", self.memory);
@@ -115,7 +115,7 @@ impl TournamentArgs {
 
     /// The options of a whole run into `out` with `jobs` workers and nothing printed, as a
     /// benchmark runs it (the engine's options as given).
-    pub(crate) fn for_bench(out: &Path, jobs: usize, engine: EngineArgs) -> TournamentArgs {
+    pub fn for_bench(out: &Path, jobs: usize, engine: EngineArgs) -> TournamentArgs {
         TournamentArgs {
             seed: 1,
             jobs: Some(jobs),
@@ -133,14 +133,14 @@ impl TournamentArgs {
     }
 
     /// With `--report`: write the HTML report into the archive folder `out`, and say where.
-    pub(crate) fn write_report(&self, out: &Path) {
+    pub fn write_report(&self, out: &Path) {
         if self.report {
             super::report::after_run(out);
         }
     }
 
     /// The archive folder: `--out`, or `koth-out/<default>`.
-    pub(crate) fn out(&self, default: &str) -> PathBuf {
+    pub fn out(&self, default: &str) -> PathBuf {
         self.out
             .clone()
             .unwrap_or_else(|| Path::new("koth-out").join(default))
@@ -150,7 +150,7 @@ impl TournamentArgs {
 /// Load and check every bot before the first game of `game` (`coup`, `bank-heist`, `euchre`):
 /// a broken bot, a component that cannot play this game, or two bots with one name stops the
 /// run before anything is played, with every fault named.
-pub(crate) fn load_bots(
+pub fn load_bots(
     sandbox: &Sandbox,
     paths: &[PathBuf],
     game: &str,
@@ -160,7 +160,7 @@ pub(crate) fn load_bots(
     for path in paths {
         match sandbox.load_file(path, None) {
             Ok(b) => {
-                if let Err(why) = koth::worlds::check_game(&b, game) {
+                if let Err(why) = crate::worlds::check_game(&b, game) {
                     errors.push(format!("bot `{}` ({}) {why}", b.name(), path.display()));
                 } else if let Some(other) = bots.iter().find(|o| o.name() == b.name()) {
                     errors.push(format!(
@@ -188,21 +188,21 @@ pub(crate) fn load_bots(
 }
 
 /// What a run plays: the game, with its referee's manifest entry for a plugin.
-pub(crate) struct Run<'a, G> {
+pub struct Run<'a, G> {
     /// The game.
-    pub(crate) game: &'a G,
+    pub game: &'a G,
     /// The referee of a plugin game, as the manifest records it.
-    pub(crate) referee: Option<RefereeEntry>,
+    pub referee: Option<RefereeEntry>,
     /// What a match is called in messages (`games`, `tournaments`).
-    pub(crate) unit: &'a str,
+    pub unit: &'a str,
     /// The process ends after this run (a tournament command), so its records need not be
     /// freed; a bench that plays several runs in one process says false.
-    pub(crate) then_exits: bool,
+    pub then_exits: bool,
 }
 
 /// Play a game's tournament as the options say (whole, resumed from its journal, or one
 /// shard), write the archive (a shard keeps its journal instead) and report.
-pub(crate) fn play<G: Game>(
+pub fn play<G: Game>(
     run: Run<'_, G>,
     args: &TournamentArgs,
     setup: &Setup,
@@ -252,7 +252,7 @@ pub(crate) fn play<G: Game>(
         done,
     } = Folder::prepare(out, &manifest, &header, resume)?;
     if let Some(viewer) = game.viewer() {
-        archive.write(koth::referee::pages::VIEWER_FILE, viewer.as_bytes())?;
+        archive.write(crate::referee::pages::VIEWER_FILE, viewer.as_bytes())?;
     }
     phases.mark("prepare folder");
     let owned = header.owned();
@@ -295,7 +295,7 @@ pub(crate) fn play<G: Game>(
         let played = reuse.stored.load(std::sync::atomic::Ordering::Relaxed);
         println!(
             "{}{}",
-            koth::tournament::store::reuse_line(played, unit, reused, dir),
+            crate::tournament::store::reuse_line(played, unit, reused, dir),
             match game.reuse_note(&manifest.options) {
                 Some(note) if reused == 0 => format!(" ({note})"),
                 _ => String::new(),
@@ -368,7 +368,7 @@ fn void_code(summaries: &[MatchSummary]) -> ExitCode {
 
 /// Run `play` with a progress bar over `total` `unit`s; returns what it returned and how
 /// long it took.
-pub(crate) fn with_progress<R>(
+pub fn with_progress<R>(
     total: usize,
     unit: &str,
     play: impl FnOnce(&(dyn Fn(usize, usize) + Sync)) -> R,
@@ -407,13 +407,13 @@ fn list_void(matches: &[(usize, &MatchSummary)]) {
 }
 
 /// Create the archive folder (refusing one that holds anything but an earlier archive).
-pub(crate) fn archive(out: &Path) -> anyhow::Result<Archive> {
+pub fn archive(out: &Path) -> anyhow::Result<Archive> {
     Archive::create(out).with_context(|| format!("preparing the archive {}", out.display()))
 }
 
 /// Print the leaderboard and the run's figures; list void matches loudly. Exit code 3 when
 /// any match is void (a host or referee fault: it counts for nobody and must be re-played).
-pub(crate) fn report(
+pub fn report(
     leaderboard: &Leaderboard,
     names: &[String],
     summaries: &[MatchSummary],

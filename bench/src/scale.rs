@@ -173,7 +173,7 @@ impl ChildRun {
 /// Run this koth with `args` (and its compiled-code cache in `cache`, where given); a failed
 /// command fails the bench with its stderr.
 fn koth(args: &[OsString], cache: Option<&Path>) -> anyhow::Result<ChildRun> {
-    let exe = std::env::current_exe().context("finding the koth executable")?;
+    let exe = crate::koth_exe()?;
     let before = children_usage();
     let t = Instant::now();
     let mut cmd = Command::new(&exe);
@@ -367,14 +367,7 @@ pub(crate) fn ladder(a: LadderBench) -> anyhow::Result<ExitCode> {
             a.rounds,
             cores()
         );
-        super::bench_contest::contest_ladder(
-            &files,
-            a.entries,
-            a.rounds,
-            a.opponents,
-            jobs,
-            &root,
-        )?;
+        crate::contest::contest_ladder(&files, a.entries, a.rounds, a.opponents, jobs, &root)?;
         return Ok(ExitCode::SUCCESS);
     }
     let store = root.join("store");

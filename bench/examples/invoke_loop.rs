@@ -1,7 +1,7 @@
 //! One kind of invocation in a loop, for profilers: what `koth bench invoke` times, without
 //! the bench's other runs in the same process.
 //!
-//!     cargo build --release --example invoke_loop
+//!     cargo build --release -p koth-bench --example invoke_loop
 //!     valgrind --tool=callgrind --toggle-collect='*invoke_loop*measured*' \
 //!         target/release/examples/invoke_loop minimal 1000
 //!     perf record -e cpu-clock target/release/examples/invoke_loop BOT.wasm 200000
@@ -12,9 +12,9 @@
 //! the bench's: a fresh directory holding the history, the invocation, the append check.
 
 use koth::sandbox::{
-    Bot, EngineOptions, Floor, Invocation, Limits, Sandbox, SandboxOptions, Vfs, VfsLimits,
-    MINIMAL_WAT,
+    Bot, EngineOptions, Invocation, Limits, Sandbox, SandboxOptions, Vfs, VfsLimits,
 };
+use koth_bench::floor::{Floor, MINIMAL_WAT};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -68,8 +68,8 @@ fn main() -> ExitCode {
     })
     .expect("sandbox");
     let subject = match what.as_str() {
-        "floor" => Subject::Floor(sandbox.floor().expect("floor")),
-        "bare" => Subject::Floor(sandbox.bare_minimal().expect("bare")),
+        "floor" => Subject::Floor(Floor::new(sandbox.engine()).expect("floor")),
+        "bare" => Subject::Floor(Floor::minimal(sandbox.engine()).expect("bare")),
         "minimal" => Subject::Koth(
             sandbox
                 .load_bytes("minimal", &wat::parse_str(MINIMAL_WAT).expect("wat"))

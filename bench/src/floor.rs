@@ -4,9 +4,9 @@
 //! store's data, WASI state, the virtual directory, argv, the outcome) is the rest of an
 //! invocation's time.
 
-use super::engine::epoch_ticks;
-use super::limits::Limits;
-use super::wasi::abi::MODULE;
+use koth::sandbox::engine::epoch_ticks;
+use koth::sandbox::preview1::MODULE;
+use koth::sandbox::Limits;
 use wasmtime::{Caller, Engine, Extern, InstancePre, Linker, ModuleExport, Store};
 
 /// The same two imports as [`MINIMAL_WAT`] (stubs, never called), one page of memory, and a
@@ -49,14 +49,14 @@ pub struct Floor {
 
 impl Floor {
     /// The empty module, its imports resolved against stubs that do nothing.
-    pub(crate) fn new(engine: &Engine) -> wasmtime::Result<Floor> {
+    pub fn new(engine: &Engine) -> wasmtime::Result<Floor> {
         Floor::with(engine, FLOOR_WAT)
     }
 
     /// [`MINIMAL_WAT`] on the same stubs, except that `path_open` stores a descriptor
     /// number as a host must: wasmtime's share of the minimal module's invocation (its
     /// memory image, the page the host writes) without koth's host work.
-    pub(crate) fn minimal(engine: &Engine) -> wasmtime::Result<Floor> {
+    pub fn minimal(engine: &Engine) -> wasmtime::Result<Floor> {
         Floor::with(engine, MINIMAL_WAT)
     }
 
@@ -110,15 +110,15 @@ impl Floor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sandbox::{Invocation, Sandbox, SandboxOptions, Vfs, VfsLimits};
+    use koth::sandbox::{Invocation, Sandbox, SandboxOptions, Vfs, VfsLimits};
 
     #[test]
     fn the_floor_runs_and_the_minimal_module_appends_one_byte() {
         let sandbox = Sandbox::new(SandboxOptions::default()).expect("sandbox");
-        let floor = sandbox.floor().expect("floor");
+        let floor = Floor::new(sandbox.engine()).expect("floor");
         floor.run().expect("the floor runs");
         floor.run().expect("and again");
-        let bare = sandbox.bare_minimal().expect("bare minimal");
+        let bare = Floor::minimal(sandbox.engine()).expect("bare minimal");
         bare.run().expect("the minimal module runs on stubs");
         let wasm = wat::parse_str(MINIMAL_WAT).expect("wat");
         let bot = sandbox.load_bytes("minimal", &wasm).expect("loads");
