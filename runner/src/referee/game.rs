@@ -13,7 +13,7 @@ use crate::games::{Finished, Game, Player};
 use crate::tournament::archive::{Archive, ArchiveError, MatchFiles};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
 use crate::tournament::ratings::MIN_MATCHES;
-use crate::tournament::results::{head_to_head, rate, standings, write_common, MatchUnit, Results};
+use crate::tournament::results::{head_to_head, rate, standings, write_run, MatchUnit, Results};
 use crate::tournament::store::Identity;
 use crate::tournament::{self, Manifest, MatchFormat, MatchSummary, RunError, RunPlan};
 use koth_referee::{MatchSetup, Seat};
@@ -419,19 +419,18 @@ pub fn write_archive(
         &manifest.options.game.scoring.matches,
         Detail { matches },
     );
-    // The summing up and the per-match container go side by side (each on every core).
-    let (summed_up, per_match) = rayon::join(
-        || -> Result<(), ArchiveError> {
-            write_common(archive, manifest, &run.leaderboard, results)?;
-            if let Some(table) = head_to_head(&run.names, &run.summaries) {
-                archive.write("head-to-head.txt", table.as_bytes())?;
-            }
-            let matches: Vec<(usize, &MatchRecord)> = run.records.iter().enumerate().collect();
-            archive.write_invocations(&matches, |&(index, r)| {
-                r.log
-                    .iter()
-                    .map(move |invocation| LogLine { index, invocation })
-            })
+    let matches: Vec<(usize, &MatchRecord)> = run.records.iter().enumerate().collect();
+    write_run(
+        archive,
+        manifest,
+        &run.leaderboard,
+        results,
+        head_to_head(&run.names, &run.summaries),
+        &matches,
+        |&(index, r)| {
+            r.log
+                .iter()
+                .map(move |invocation| LogLine { index, invocation })
         },
         || {
             let mut files = MatchFiles::with_capacity(run.records.len());
@@ -444,9 +443,7 @@ pub fn write_archive(
                     files.scratch(&owner, entries)?;
                 }
             }
-            archive.write_matches(&files)
+            Ok(files)
         },
-    );
-    summed_up?;
-    per_match
+    )
 }

@@ -2,7 +2,7 @@
 //! summaries, the leaderboard, and `results.json`, which a later tool reads without knowing
 //! the game (the game's own detail goes beside it, under `detail`).
 
-use super::archive::{Archive, ArchiveError};
+use super::archive::{Archive, ArchiveError, MatchFiles};
 use super::leaderboard::{Columns, Leaderboard, Row, Spread};
 use super::ratings::{independent_matches, MIN_MATCHES};
 use serde::{Deserialize, Serialize};
@@ -445,6 +445,45 @@ pub fn write_common<O: Serialize, D: Serialize>(
     archive.write_json("manifest.json", manifest)?;
     archive.write("leaderboard.txt", leaderboard.render().as_bytes())?;
     archive.write_json("results.json", &results)
+}
+
+/// Write a finished run's archive: the one path from matches to archive that every game
+/// takes. [`write_common`]'s files, `head-to-head.txt` where the game gives one, and the
+/// decisions ([`Archive::write_invocations`]: `lines` of each of `chunks`, in order) on one
+/// side; on the other, at the same time (each on every core), the per-match container
+/// ([`Archive::write_matches`]) of what `files` lists.
+#[allow(clippy::too_many_arguments)]
+pub fn write_run<'c, 'f, O, D, C, I, F, M>(
+    archive: &Archive,
+    manifest: &Manifest<O>,
+    leaderboard: &Leaderboard,
+    results: Results<D>,
+    head_to_head: Option<String>,
+    chunks: &'c [C],
+    lines: F,
+    files: M,
+) -> Result<(), ArchiveError>
+where
+    O: Serialize + Sync,
+    D: Serialize + Send,
+    C: Sync,
+    I: Iterator,
+    I::Item: Serialize,
+    F: Fn(&'c C) -> I + Sync + Send,
+    M: FnOnce() -> Result<MatchFiles<'f>, ArchiveError> + Send,
+{
+    let (summed_up, per_match) = rayon::join(
+        || -> Result<(), ArchiveError> {
+            write_common(archive, manifest, leaderboard, results)?;
+            if let Some(table) = head_to_head {
+                archive.write("head-to-head.txt", table.as_bytes())?;
+            }
+            archive.write_invocations(chunks, lines)
+        },
+        || archive.write_matches(&files()?),
+    );
+    summed_up?;
+    per_match
 }
 
 /// The receipt of `results` under `manifest`.

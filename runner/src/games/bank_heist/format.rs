@@ -9,7 +9,7 @@ use crate::sandbox::Limits;
 use crate::tournament::archive::{Archive, ArchiveError, MatchFiles};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
 use crate::tournament::ratings::MIN_MATCHES;
-use crate::tournament::results::{rate, standings, write_common, MatchUnit, Results};
+use crate::tournament::results::{rate, standings, write_run, MatchUnit, Results};
 use crate::tournament::store::Identity;
 use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use serde::{Deserialize, Serialize};
@@ -364,15 +364,18 @@ pub fn write_archive(
             tournaments,
         },
     );
-    // The summing up and the per-match container go side by side (each on every core).
-    let (summed_up, per_match) = rayon::join(
-        || -> Result<(), ArchiveError> {
-            write_common(archive, manifest, &r.leaderboard, results)?;
-            // A tournament's log is long (every game of it): serialised in pieces.
-            let pieces: Vec<&[super::driver::InvocationRecord]> =
-                r.records.iter().flat_map(|t| t.log.chunks(1024)).collect();
-            archive.write_invocations(&pieces, |p| p.iter())
-        },
+    // A tournament's log is long (every game of it): serialised in pieces. No head-to-head
+    // table: every bot plays in every tournament.
+    let pieces: Vec<&[super::driver::InvocationRecord]> =
+        r.records.iter().flat_map(|t| t.log.chunks(1024)).collect();
+    write_run(
+        archive,
+        manifest,
+        &r.leaderboard,
+        results,
+        None,
+        &pieces,
+        |p| p.iter(),
         || {
             let mut files = MatchFiles::with_capacity(r.records.len());
             for t in &r.records {
@@ -381,11 +384,9 @@ pub fn write_archive(
                     t.human_log.as_bytes(),
                 )?;
             }
-            archive.write_matches(&files)
+            Ok(files)
         },
-    );
-    summed_up?;
-    per_match
+    )
 }
 
 #[cfg(test)]

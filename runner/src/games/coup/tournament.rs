@@ -9,7 +9,7 @@ use crate::sandbox::{Limits, Vfs, VfsLimits};
 use crate::tournament::archive::{Archive, ArchiveError, MatchFiles};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
 use crate::tournament::ratings::MIN_MATCHES;
-use crate::tournament::results::{head_to_head, rate, standings, write_common, MatchUnit, Results};
+use crate::tournament::results::{head_to_head, rate, standings, write_run, MatchUnit, Results};
 use crate::tournament::store::Identity;
 use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use serde::{Deserialize, Serialize};
@@ -583,20 +583,19 @@ pub fn write_archive(
         "games",
         Detail { games },
     );
-    // The summing up and the per-match container go side by side (each on every core).
-    let (summed_up, per_match) = rayon::join(
-        || -> Result<(), ArchiveError> {
-            write_common(archive, manifest, &t.leaderboard, results)?;
-            if let Some(table) = head_to_head(&t.names, &t.summaries) {
-                archive.write("head-to-head.txt", table.as_bytes())?;
-            }
-            let games: Vec<(usize, &GameRecord)> = t.records.iter().enumerate().collect();
-            archive.write_invocations(&games, |&(g, r)| {
-                r.log.iter().map(move |inv| LogLine {
-                    game: g,
-                    file: &r.file_name,
-                    invocation: inv,
-                })
+    let games: Vec<(usize, &GameRecord)> = t.records.iter().enumerate().collect();
+    write_run(
+        archive,
+        manifest,
+        &t.leaderboard,
+        results,
+        head_to_head(&t.names, &t.summaries),
+        &games,
+        |&(g, r)| {
+            r.log.iter().map(move |inv| LogLine {
+                game: g,
+                file: &r.file_name,
+                invocation: inv,
             })
         },
         || {
@@ -609,11 +608,9 @@ pub fn write_archive(
             for (owner, entries) in &t.scratch {
                 files.scratch(owner, entries)?;
             }
-            archive.write_matches(&files)
+            Ok(files)
         },
-    );
-    summed_up?;
-    per_match
+    )
 }
 
 /// Convenience for callers that only need the forfeit kinds.
