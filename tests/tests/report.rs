@@ -476,19 +476,49 @@ fn koth_cat_lists_an_archive_and_prints_any_file_or_entry_decompressed() {
 #[test]
 fn a_folder_that_is_not_an_archive_is_refused_by_name() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let err = report::build(tmp.path(), &ReportOptions::default()).expect_err("no archive");
+    let build = || report::build(tmp.path(), &ReportOptions::default());
+    let err = build().expect_err("no archive");
     assert!(err.to_string().contains("manifest.json"), "{err}");
-    std::fs::write(tmp.path().join("manifest.json"), r#"{"game": "chess"}"#).unwrap();
-    std::fs::write(
-        tmp.path().join("results.json"),
-        r#"{"schema": "koth-results/1", "bots": [], "matches": []}"#,
-    )
-    .unwrap();
-    let err = report::build(tmp.path(), &ReportOptions::default()).expect_err("unknown game");
+    let write = |game: &str, results: &str| {
+        let manifest = format!(
+            r#"{{"game": "{game}", "koth_version": "0.7.0", "options": {{}},
+               "bots": [{{"name": "a", "file": "a.wasm", "sha256": "00"}}]}}"#
+        );
+        std::fs::write(tmp.path().join("manifest.json"), manifest).unwrap();
+        std::fs::write(tmp.path().join("results.json"), results).unwrap();
+    };
+    let empty = |game: &str| {
+        format!(
+            r#"{{"schema": "koth-results/1", "game": "{game}", "bots": [], "matches": [],
+               "void_matches": [], "receipt": "", "detail": {{}}}}"#
+        )
+    };
+    write("chess", &empty("chess"));
+    let err = build().expect_err("unknown game");
     assert!(err.to_string().contains("unknown game `chess`"), "{err}");
-    std::fs::write(tmp.path().join("manifest.json"), r#"{"game": "coup"}"#).unwrap();
+    // A malformed archive is an error naming the file and what is missing, never an empty
+    // page: here the leaderboard.
+    write(
+        "coup",
+        r#"{"schema": "koth-results/3", "game": "coup", "matches": [], "void_matches": [],
+            "receipt": "", "detail": {}}"#,
+    );
+    let err = build().expect_err("no leaderboard");
+    assert!(
+        err.to_string()
+            .contains("results.json: not koth's results: missing field `bots`"),
+        "{err}"
+    );
+    write("coup", &empty("euchre"));
+    let err = build().expect_err("two games");
+    assert!(
+        err.to_string()
+            .contains("a run of `euchre`, but its manifest names `coup`"),
+        "{err}"
+    );
+    write("coup", &empty("coup"));
     std::fs::write(tmp.path().join("invocations.jsonl"), "{\"game\": 0}\n").unwrap();
-    let err = report::build(tmp.path(), &ReportOptions::default()).expect_err("bad line");
+    let err = build().expect_err("bad line");
     assert!(
         err.to_string().contains("invocations.jsonl line 1"),
         "{err}"

@@ -825,6 +825,27 @@ fn verify_confirms_an_archive_and_catches_edits_and_forgeries() {
     assert!(text(&o).contains("receipt does not match"), "{}", text(&o));
     restore();
 
+    // Cut by hand: a match without its record digest is not an archive koth wrote, and
+    // `verify` says which file and field, rather than re-playing against an empty digest.
+    let mut r = results(&archive);
+    r["matches"][2]
+        .as_object_mut()
+        .unwrap()
+        .remove("record_sha256");
+    std::fs::write(
+        archive.join("results.json"),
+        serde_json::to_vec_pretty(&r).unwrap(),
+    )
+    .unwrap();
+    let o = verify(&archive, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("results.json: not koth's results: missing field `record_sha256`"),
+        "{}",
+        text(&o)
+    );
+    restore();
+
     // Forged: a match's record digest replaced and the receipt recomputed to fit. Only
     // re-playing that match from the bots shows it.
     let manifest: serde_json::Value =

@@ -3,7 +3,7 @@
 //! record: for a bot author asking "what did it get, and what did it do?".
 
 use super::invoke::{print_report, print_tree};
-use super::merge::{game_of, read_manifest, read_typed_manifest};
+use super::merge::read_typed_manifest;
 use super::verify::{archive_sandbox, check_engine, load_bots, visit_archive_game};
 use anyhow::{bail, Context};
 use clap::Args;
@@ -14,6 +14,7 @@ use koth::games::{Game, GameVisitor, Player};
 use koth::sandbox::vfs::SnapshotEntry;
 use koth::sandbox::Bot;
 use koth::sandbox::Sandbox;
+use koth::tournament::reader::RunArchive;
 use koth::tournament::Manifest;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -48,14 +49,16 @@ pub(crate) struct ReplayArgs {
 }
 
 pub(crate) fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
-    let manifest = read_manifest(&args.archive)?;
-    let game = game_of(&manifest, &args.archive)?;
+    let archive = RunArchive::open(&args.archive)?;
+    let game = archive.game().to_string();
+    let (manifest, results) = archive.into_documents();
     // A slot more than the run's bots: a new build may take a decision.
     let sandbox = archive_sandbox(&args.engine, &manifest, 1, 1)?;
     let visit = Visit {
         args: &args,
         sandbox: &sandbox,
         manifest: &manifest,
+        results: &results,
     };
     // A plugin game's referee is found beside the bots.
     let dir = args.bots.clone().unwrap_or_else(|| PathBuf::from("."));
@@ -67,6 +70,7 @@ struct Visit<'a> {
     args: &'a ReplayArgs,
     sandbox: &'a Sandbox,
     manifest: &'a Value,
+    results: &'a Value,
 }
 
 impl GameVisitor for Visit<'_> {
@@ -77,6 +81,7 @@ impl GameVisitor for Visit<'_> {
             args,
             sandbox,
             manifest: manifest_json,
+            results,
         } = self;
         let manifest: Manifest<G::Options> = read_typed_manifest(&args.archive)?;
         let total = game.match_count(manifest.bots.len(), &manifest.options);
@@ -126,7 +131,7 @@ impl GameVisitor for Visit<'_> {
             bail!("match {n} took fewer decisions when re-played than the archive records");
         };
         let mut out = std::io::stdout().lock();
-        let heading = match label_of(&args.archive, n) {
+        let heading = match label_of(results, n) {
             // A referee's labels start with the match's number already.
             Some(l) if l.starts_with(&format!("match {n}")) => l,
             Some(l) => format!("match {n} ({l})"),
@@ -342,9 +347,7 @@ fn part_differences(path: &str, x: &Value, y: &Value, out: &mut Vec<String>) {
 }
 
 /// The match's label in `results.json`.
-fn label_of(archive: &Path, n: usize) -> Option<String> {
-    let text = std::fs::read(archive.join("results.json")).ok()?;
-    let results: Value = serde_json::from_slice(&text).ok()?;
+fn label_of(results: &Value, n: usize) -> Option<String> {
     let label = results.pointer(&format!("/matches/{n}/label"))?.as_str()?;
     Some(label.to_string())
 }

@@ -3,7 +3,6 @@
 //! sample, or all) and each must give the record digest the archive lists. With `--all`,
 //! the whole archive is written again and compared file by file.
 
-use super::merge::{game_of, read_manifest};
 use anyhow::{bail, Context};
 use clap::Args;
 use koth::command::engine::EngineArgs;
@@ -12,6 +11,7 @@ use koth::referee::game::RefereeGame;
 use koth::sandbox::{Bot, Sandbox};
 use koth::tournament::archive::{invocations_path, Archive, INVOCATIONS, MATCHES};
 use koth::tournament::container;
+use koth::tournament::reader::RunArchive;
 use koth::tournament::receipt::{digest, receipt};
 use koth::tournament::seekable;
 use koth::tournament::{Manifest, RefereeEntry, RunError, RunPlan};
@@ -50,28 +50,18 @@ pub(crate) struct VerifyArgs {
     engine: EngineArgs,
 }
 
-fn read_json(path: &Path) -> anyhow::Result<Value> {
-    let text = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    serde_json::from_slice(&text).with_context(|| format!("reading {}", path.display()))
-}
-
 pub(crate) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    let manifest = read_manifest(&args.archive)?;
-    let results = read_json(&args.archive.join("results.json"))?;
-    let game = game_of(&manifest, &args.archive)?;
+    let archive = RunArchive::open(&args.archive)?;
+    let game = archive.game().to_string();
+    let (manifest, results) = archive.into_documents();
     let stored = results
         .get("receipt")
         .and_then(Value::as_str)
-        .with_context(|| {
-            format!(
-                "{}: results.json has no receipt (written by a koth before receipts)",
-                args.archive.display()
-            )
-        })?;
+        .unwrap_or_default();
     let matches = results
         .get("matches")
         .and_then(Value::as_array)
-        .context("results.json has no matches")?;
+        .map_or(&[][..], Vec::as_slice);
     let computed = receipt(
         &manifest,
         results.get("bots").unwrap_or(&Value::Null),

@@ -41,6 +41,9 @@ pub enum ReportError {
         /// What is wrong.
         what: String,
     },
+    /// The archive's manifest or results are missing or not what koth writes.
+    #[error(transparent)]
+    Archive(#[from] crate::tournament::reader::ReadError),
     /// The archive is of a game the report does not know.
     #[error("{path}: unknown game `{game}` (the report knows coup, bank-heist and euchre)")]
     UnknownGame {
@@ -136,21 +139,4 @@ impl MatchLogs {
             None => Err(format!("(no human log {name} in {})", reader.source())),
         })
     }
-}
-
-/// Read a whole file of the archive.
-pub(crate) fn read(path: &Path) -> Result<String, ReportError> {
-    std::fs::read_to_string(path).map_err(|source| ReportError::Read {
-        path: path.to_path_buf(),
-        source,
-    })
-}
-
-/// Parse a JSON document of the archive.
-pub(crate) fn parse<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ReportError> {
-    serde_json::from_str(&read(path)?).map_err(|e| ReportError::Malformed {
-        path: path.to_path_buf(),
-        line: None,
-        what: e.to_string(),
-    })
 }

@@ -2,7 +2,7 @@
 //! reads only the game-agnostic part of the archive.
 
 use super::replay::{self, GameKey, Replay, Step};
-use super::{parse, ReportError, ReportOptions};
+use super::{ReportError, ReportOptions};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::BufRead;
@@ -154,28 +154,10 @@ pub struct Forfeits {
 impl ReportData {
     /// Read the archive at `root`.
     pub fn from_archive(root: &Path, opts: &ReportOptions) -> Result<ReportData, ReportError> {
-        let manifest_path = root.join("manifest.json");
-        let manifest: serde_json::Value = parse(&manifest_path)?;
-        let results_path = root.join("results.json");
-        let results: serde_json::Value = parse(&results_path)?;
-        let game = manifest
-            .get("game")
-            .and_then(|g| g.as_str())
-            .ok_or_else(|| ReportError::Malformed {
-                path: manifest_path.clone(),
-                line: None,
-                what: "no `game`".into(),
-            })?
-            .to_string();
-        let schema = results.get("schema").and_then(|s| s.as_str());
-        let readable = crate::tournament::results::READABLE_SCHEMAS;
-        if !schema.is_some_and(|s| readable.contains(&s)) {
-            return Err(ReportError::Malformed {
-                path: results_path,
-                line: None,
-                what: format!("schema {schema:?}, expected one of {}", readable.join(", ")),
-            });
-        }
+        let archive = crate::tournament::reader::RunArchive::open(root)?;
+        let manifest_path = archive.manifest_path();
+        let game = archive.game().to_string();
+        let (manifest, results) = archive.into_documents();
         let leaderboard: Vec<serde_json::Value> = results
             .get("bots")
             .and_then(|b| b.as_array())

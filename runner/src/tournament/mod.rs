@@ -8,6 +8,7 @@
 //! - [`results`]: the game-agnostic results (`results.json`: bots, scores, every match's
 //!   participants and scores, void matches), the leaderboard and the manifest;
 //! - [`archive`]: the archive folder, written whole whatever bots left behind;
+//! - [`reader`]: a finished archive opened and checked, the one way every reader starts;
 //! - [`container`]: `matches.zip.zst`, the one file holding every match's logs and scratch;
 //! - [`seekable`]: the zstd frames with a seek table that the archive's big files are
 //!   compressed in;
@@ -19,6 +20,7 @@ pub mod container;
 pub mod journal;
 pub mod leaderboard;
 pub mod ratings;
+pub mod reader;
 pub mod receipt;
 pub mod results;
 pub mod sample;
