@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 /// Measure invocation and tournament speed against native processes.
 #[derive(Parser)]
-#[command(name = "koth bench", bin_name = "koth bench", version)]
+#[command(name = "koth bench", bin_name = "koth bench", version = koth::VERSION)]
 struct BenchArgs {
     #[command(subcommand)]
     what: BenchWhat,

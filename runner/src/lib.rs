@@ -17,6 +17,10 @@
 //!   it knows neither games nor wasmtime.
 #![warn(missing_docs)]
 
+/// koth's version: what every manifest records, and what resume, merge and a contest's
+/// reuse of a run compare.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub mod command;
 pub mod contest;
 pub mod games;

@@ -310,6 +310,10 @@ fn koth_bench_runs_the_binary_beside_it() {
     assert!(ok, "{out}{err}");
     assert!(out.contains("Usage: koth bench"), "{out}");
     assert!(out.contains("ladder"), "{out}");
+    // It measures this koth, and says so.
+    let (ok, version, err) = koth(tmp.path(), &["bench".as_ref(), "--version".as_ref()]);
+    assert!(ok, "{version}{err}");
+    assert_eq!(version.trim(), format!("koth bench {}", koth::VERSION));
     let (ok, out, err) = koth(tmp.path(), &["bench".as_ref(), "no-such-bench".as_ref()]);
     assert!(!ok, "{out}{err}");
     assert!(err.contains("no-such-bench"), "{err}");

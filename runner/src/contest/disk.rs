@@ -81,7 +81,7 @@ pub fn rebuildable(dir: &Path) -> bool {
     if !dir.join("results.json").is_file() {
         return true;
     }
-    played_by(dir).as_deref() == Some(env!("CARGO_PKG_VERSION"))
+    played_by(dir).as_deref() == Some(crate::VERSION)
 }
 
 /// The koth version a run's manifest names, if it can be read.
@@ -296,7 +296,7 @@ mod tests {
             std::fs::create_dir_all(dir.join("scratch")).expect("run dir");
             std::fs::write(dir.join("matches.zip.zst"), vec![7u8; size]).expect("zip");
             std::fs::write(dir.join("results.json"), results(id)).expect("results");
-            let manifest = serde_json::json!({"koth_version": env!("CARGO_PKG_VERSION")});
+            let manifest = serde_json::json!({"koth_version": crate::VERSION});
             std::fs::write(dir.join("manifest.json"), manifest.to_string()).expect("manifest");
             for kept in ["leaderboard.txt", "head-to-head.txt"] {
                 std::fs::write(dir.join(kept), b"{}").expect("kept");

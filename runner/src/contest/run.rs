@@ -154,13 +154,13 @@ pub fn rebuild(
     // The matches' keys and the receipt hold koth's version: another koth finds none of the
     // run's matches in the store and cannot give its receipt.
     let by = super::disk::played_by(&dir);
-    if by.as_deref() != Some(env!("CARGO_PKG_VERSION")) {
+    if by.as_deref() != Some(crate::VERSION) {
         return Err(failed(format!(
             "run {id} was played by koth {}: only that version can rebuild it from the store \
              (this is koth {})",
             by.as_deref()
                 .unwrap_or("(unknown: its manifest cannot be read)"),
-            env!("CARGO_PKG_VERSION")
+            crate::VERSION
         )));
     }
     let kept = receipt_in(&super::disk::results_file(&dir))?;

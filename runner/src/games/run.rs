@@ -88,7 +88,7 @@ pub fn manifest<O>(
 ) -> Manifest<O> {
     Manifest {
         game: game.into(),
-        koth_version: env!("CARGO_PKG_VERSION").into(),
+        koth_version: crate::VERSION.into(),
         bots: bots
             .iter()
             .zip(files)

@@ -100,7 +100,7 @@ pub(super) fn warm(sb: &Sandbox, interpreter: &[u8]) -> Result<Warm, String> {
     let mut h = Sha256::new();
     for part in [
         SNAPSHOT_FORMAT,
-        env!("CARGO_PKG_VERSION"),
+        crate::VERSION,
         INTERPRETER_SHA256,
         LAUNCHER,
     ] {
