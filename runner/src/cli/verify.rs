@@ -52,19 +52,13 @@ pub(crate) struct VerifyArgs {
 
 pub(crate) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let archive = RunArchive::open(&args.archive)?;
-    let game = archive.game().to_string();
-    let (manifest, results) = archive.into_documents();
-    let stored = results
-        .get("receipt")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let matches = results
-        .get("matches")
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice);
+    let game = archive.game();
+    let manifest = &archive.manifest;
+    let stored = archive.receipt();
+    let matches = archive.matches();
     let computed = receipt(
-        &manifest,
-        results.get("bots").unwrap_or(&Value::Null),
+        manifest,
+        archive.results.get("bots").unwrap_or(&Value::Null),
         matches,
     );
     if computed != stored {
@@ -86,7 +80,7 @@ pub(crate) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
                 .unwrap_or(1)
         })
         .max(1);
-    let sandbox = archive_sandbox(&args.engine, &manifest, jobs, 0)?;
+    let sandbox = archive_sandbox(&args.engine, manifest, jobs, 0)?;
     let replay = Replay {
         args: &args,
         sandbox: &sandbox,
@@ -112,7 +106,7 @@ pub(crate) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         seed: u64::from_str_radix(&stored[..16.min(stored.len())], 16).unwrap_or(0),
         manifest: manifest.clone(),
     };
-    visit_archive_game(&manifest, &game, &sandbox, &args.bots, replay)
+    visit_archive_game(manifest, game, &sandbox, &args.bots, replay)
 }
 
 /// A sandbox to re-play the archive whose manifest is `manifest`: its memory limit, a pool

@@ -54,7 +54,6 @@ struct ManifestHead {
 #[derive(Debug, Clone)]
 pub struct RunArchive {
     root: PathBuf,
-    game: String,
     /// `manifest.json` as written.
     pub manifest: Value,
     /// `results.json` as written.
@@ -109,7 +108,6 @@ impl RunArchive {
         }
         Ok(RunArchive {
             root: root.to_path_buf(),
-            game: head.game,
             manifest,
             results,
         })
@@ -120,24 +118,17 @@ impl RunArchive {
         (self.manifest, self.results)
     }
 
-    /// The folder.
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
-    /// The game both documents name.
+    /// The game both documents name (checked present by [`RunArchive::open`]).
     pub fn game(&self) -> &str {
-        &self.game
+        self.manifest
+            .get("game")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
     }
 
     /// The manifest's path, for messages.
     pub fn manifest_path(&self) -> PathBuf {
         self.root.join(MANIFEST)
-    }
-
-    /// The results' path, for messages.
-    pub fn results_path(&self) -> PathBuf {
-        self.root.join(RESULTS)
     }
 
     /// Every match of `results.json`, in order (checked present by [`RunArchive::open`]).
