@@ -92,12 +92,7 @@ pub fn koth_bin() -> PathBuf {
     static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BIN.get_or_init(|| {
         let (profile_dir, target_dir) = test_dirs();
-        let profile = if profile_dir.file_name().is_some_and(|n| n == "release") {
-            "release"
-        } else {
-            "dev"
-        };
-        build_koth(&target_dir, profile, &["koth"]);
+        build_koth(&target_dir, test_profile(&profile_dir), &["koth"]);
         profile_dir.join("koth")
     })
     .clone()
@@ -114,12 +109,7 @@ pub fn koth_bench_bin() -> PathBuf {
     BIN.get_or_init(|| {
         let koth = koth_bin();
         let (profile_dir, target_dir) = test_dirs();
-        let profile = if profile_dir.file_name().is_some_and(|n| n == "release") {
-            "release"
-        } else {
-            "dev"
-        };
-        build_koth(&target_dir, profile, &["koth-bench"]);
+        build_koth(&target_dir, test_profile(&profile_dir), &["koth-bench"]);
         koth.with_file_name("koth-bench")
     })
     .clone()
@@ -140,6 +130,15 @@ pub fn demo_koth_bin() -> PathBuf {
         target_dir.join("demo").join("koth")
     })
     .clone()
+}
+
+/// The cargo profile this test was built with, from its `<target>/<profile>` folder.
+fn test_profile(profile_dir: &std::path::Path) -> &'static str {
+    if profile_dir.file_name().is_some_and(|n| n == "release") {
+        "release"
+    } else {
+        "dev"
+    }
 }
 
 /// This test's `<target>/<profile>` folder and `<target>`.

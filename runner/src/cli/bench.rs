@@ -25,12 +25,7 @@ pub(crate) struct BenchArgs {
 
 /// `koth-bench` beside this executable, else the bare name (looked up on `PATH`).
 fn bench_exe() -> PathBuf {
-    let name = format!("{BENCH}{}", std::env::consts::EXE_SUFFIX);
-    std::env::current_exe()
-        .ok()
-        .map(|me| me.with_file_name(&name))
-        .filter(|p| p.is_file())
-        .unwrap_or_else(|| PathBuf::from(name))
+    koth::command::beside_this(BENCH).unwrap_or_else(|| PathBuf::from(BENCH))
 }
 
 pub(crate) fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {

@@ -18,6 +18,13 @@ pub fn koth_executable() -> Option<PathBuf> {
     if me.file_stem().is_some_and(|s| s == "koth") {
         return Some(me);
     }
-    let beside = me.with_file_name(format!("koth{}", std::env::consts::EXE_SUFFIX));
+    beside_this("koth")
+}
+
+/// The executable `name` (with the platform's suffix) in this executable's folder, if there
+/// is one: how `koth` and `koth-bench` find each other.
+pub fn beside_this(name: &str) -> Option<PathBuf> {
+    let me = std::env::current_exe().ok()?;
+    let beside = me.with_file_name(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     beside.is_file().then_some(beside)
 }
