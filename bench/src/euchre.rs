@@ -119,11 +119,7 @@ pub(crate) fn run(a: EuchreBench) -> anyhow::Result<ExitCode> {
     if a.bots.len() < 2 {
         bail!("the benchmark needs at least two bots");
     }
-    let jobs = a.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let jobs = a.jobs.unwrap_or_else(koth::command::cores);
     let mut setup = crate::bench_setup(&a.engine, jobs, a.bots.len())?;
     let bots = crate::load_bots_timed(&setup.sandbox, &a.bots, euchre::NAME)?;
     let opts = euchre::options(

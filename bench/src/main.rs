@@ -385,11 +385,7 @@ impl Player for NativePlayer {
 }
 
 fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
-    let jobs = a.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let jobs = a.jobs.unwrap_or_else(koth::command::cores);
     let mut setup = bench_setup(&a.engine, jobs, a.bots.len())?;
     let bots = load_bots_timed(&setup.sandbox, &a.bots, "coup")?;
     let opts = CoupOptions {

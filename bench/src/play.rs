@@ -50,14 +50,7 @@ pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
     if a.repeat == 0 || a.games == 0 {
         bail!("--repeat and --games must be at least 1");
     }
-    let jobs = a
-        .jobs
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        })
-        .max(1);
+    let jobs = a.jobs.unwrap_or_else(koth::command::cores).max(1);
     let mut setup = crate::bench_setup(&a.engine, jobs, a.bots.len())?;
     let sandbox = &setup.sandbox;
     let bots = crate::load_bots_timed(sandbox, &a.bots, euchre::NAME)?;

@@ -5,6 +5,7 @@
 
 use anyhow::{bail, Context};
 use clap::Args;
+use koth::command::cores;
 use koth::contest::disk::usage;
 use sha2::{Digest, Sha256};
 use std::ffi::OsString;
@@ -204,10 +205,6 @@ fn koth(args: &[OsString], cache: Option<&Path>) -> anyhow::Result<ChildRun> {
         stderr,
         usage,
     })
-}
-
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// SHA-256 over an archive's results, decisions and per-match files: equal for two runs

@@ -72,14 +72,7 @@ pub(crate) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     if args.receipt_only {
         return Ok(ExitCode::SUCCESS);
     }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        })
-        .max(1);
+    let jobs = args.jobs.unwrap_or_else(koth::command::cores).max(1);
     let sandbox = archive_sandbox(&args.engine, manifest, jobs, 0)?;
     let replay = Replay {
         args: &args,

@@ -10,6 +10,12 @@ pub mod report;
 
 use std::path::PathBuf;
 
+/// The worker count when `--jobs` is not given: the machine's cores (1 if they cannot be
+/// told).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// The `koth` executable: this process when it is `koth`, else the `koth` beside this
 /// executable (where `koth-bench` is built). Commands that start koth again (compile workers,
 /// a benchmark's whole-command runs, a contest's upload checker) run this one.

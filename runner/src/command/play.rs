@@ -91,11 +91,7 @@ impl TournamentArgs {
         if self.fuel == 0 {
             bail!("--fuel must be positive");
         }
-        let jobs = self.jobs.unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        });
+        let jobs = self.jobs.unwrap_or_else(super::cores);
         if jobs == 0 {
             bail!("--jobs must be at least 1");
         }

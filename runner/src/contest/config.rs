@@ -287,9 +287,7 @@ impl ContestConfig {
         if self.jobs > 0 {
             return self.jobs;
         }
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
+        crate::command::cores()
     }
 
     /// Per-invocation limits.
