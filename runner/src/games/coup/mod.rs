@@ -10,4 +10,7 @@ pub mod driver;
 pub mod judge;
 pub mod tournament;
 
+#[cfg(test)]
+mod twin_tests;
+
 pub use koth_rules::coup as rules;
