@@ -126,6 +126,11 @@ fn run() -> Result<(), String> {
         "referees/euchre/component/Cargo.toml",
         "referees/euchre/component/Cargo.lock",
         "referees/euchre/component/src",
+        "referees/coup/Cargo.toml",
+        "referees/coup/src",
+        "referees/coup/component/Cargo.toml",
+        "referees/coup/component/Cargo.lock",
+        "referees/coup/component/src",
     ] {
         println!("cargo:rerun-if-changed={}", workspace.join(path).display());
     }
@@ -347,8 +352,9 @@ const COMPONENTS: [(&str, &str, &str); 4] = [
 
 /// The Rust referee components (games as plugins, `wit/referee.wit`), built like the
 /// component bots: (folder, the cdylib's file stem, the referee's name). Euchre's is the
-/// proof that the interface is complete: its archive must equal `koth euchre`'s.
-const REFEREES: [(&str, &str, &str); 2] = [
+/// proof that the interface is complete: its archive must equal `koth euchre`'s. Coup's
+/// plays the games the built-in driver plays.
+const REFEREES: [(&str, &str, &str); 3] = [
     (
         "tests/referees/hostile",
         "hostile_referee",
@@ -359,6 +365,7 @@ const REFEREES: [(&str, &str, &str); 2] = [
         "euchre_referee",
         "euchre_referee",
     ),
+    ("referees/coup/component", "coup_referee", "coup_referee"),
 ];
 
 /// Build each Rust component of `list` into `bots_dir` as `<name>.wasm`; returns the names.

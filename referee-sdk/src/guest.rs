@@ -13,7 +13,7 @@ use crate::{
 #[allow(missing_docs)]
 pub mod bindings {
     wit_bindgen::generate!({
-        world: "koth:game/referee-with-pages@0.1.0",
+        world: "koth:game/referee-with-scratch@0.1.0",
         path: "../wit",
         pub_export_macro: true,
         export_macro_name: "__export_referee_world",
@@ -25,7 +25,8 @@ use bindings::koth::game::host as wit_host;
 use bindings::koth::game::types as wit;
 
 /// Export `$referee` (an expression of a type implementing [`Referee`], such as a unit
-/// struct) as the component's `koth:game/game` and `koth:game/pages` interfaces.
+/// struct) as the component's `koth:game/game`, `koth:game/pages` and `koth:game/scratch`
+/// interfaces.
 #[macro_export]
 macro_rules! export_referee {
     ($referee:expr) => {
@@ -46,6 +47,11 @@ macro_rules! export_referee {
             }
             fn viewer() -> String {
                 $crate::Referee::viewer(&$referee)
+            }
+        }
+        impl $crate::guest::bindings::exports::koth::game::scratch::Guest for __KothReferee {
+            fn per_bot() -> bool {
+                $crate::Referee::per_bot_scratch(&$referee)
             }
         }
         $crate::guest::bindings::__export_referee_world!(__KothReferee with_types_in $crate::guest::bindings);

@@ -378,6 +378,14 @@ pub trait Referee {
     fn viewer(&self) -> String {
         String::new()
     }
+
+    /// Whether the game makes sense with each bot's directory kept for the whole run
+    /// (`--scratch tournament`): the bot finds what it wrote in its earlier matches. A
+    /// referee that says so must remove what it placed in a directory for one match before
+    /// it returns. Match-long directories by default.
+    fn per_bot_scratch(&self) -> bool {
+        false
+    }
 }
 
 /// Quote `s` as a JSON string, for a match's `detail` (which must be a JSON object):

@@ -49,6 +49,12 @@ impl Referee for CoupReferee {
         include_str!("protocol.txt").into()
     }
 
+    /// Coup may keep each bot's folder for the whole run, as the original contest did: the
+    /// referee takes each game's history file out of both folders when the game ends.
+    fn per_bot_scratch(&self) -> bool {
+        true
+    }
+
     fn describe(&self) -> Description {
         Description {
             name: NAME.into(),
@@ -307,14 +313,14 @@ fn tail(text: &str, max: usize) -> &str {
 pub fn state(game: &Game, mover: usize, names: [&str; 2], forfeit: bool) -> String {
     let mut out = String::with_capacity(200);
     out.push_str("{\"players\":[");
-    for seat in 0..2 {
+    for (seat, name) in names.iter().enumerate() {
         if seat > 0 {
             out.push(',');
         }
         let _ = write!(
             out,
             "{{\"name\":{},\"coins\":{},\"hidden\":[",
-            json_string(names[seat]),
+            json_string(name),
             game.coins(seat)
         );
         push_cards(&mut out, game.cards(seat));

@@ -1,18 +1,12 @@
 //! `koth coup`: a Coup round robin between wasm bots.
 
 use anyhow::{anyhow, bail};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use koth::command::play::{self as common, TournamentArgs};
 use koth::games::coup::tournament::{self, Coup, CoupOptions, ScratchScope};
 use koth::sandbox::VfsLimits;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Scope {
-    Game,
-    Tournament,
-}
 
 #[derive(Args)]
 pub(crate) struct CoupArgs {
@@ -24,7 +18,7 @@ pub(crate) struct CoupArgs {
     rounds: u32,
     /// Scratch lifetime: a fresh directory per game, or one per bot for the whole tournament.
     #[arg(long, value_enum, default_value = "game")]
-    scratch: Scope,
+    scratch: ScratchScope,
     /// Paired (duplicate) deals: both games of a pair in a round start from the same deck
     /// with the seats swapped, so the luck of the deal cancels (narrower rating intervals).
     #[arg(long)]
@@ -52,10 +46,7 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
         seed: args.common.seed,
         limits: setup.limits,
         vfs: VfsLimits::default(),
-        scratch: match args.scratch {
-            Scope::Game => ScratchScope::Game,
-            Scope::Tournament => ScratchScope::Tournament,
-        },
+        scratch: args.scratch,
         paired: args.paired,
         opponents: args.opponents,
     };

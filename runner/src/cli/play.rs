@@ -10,7 +10,7 @@ use koth::referee::schedule;
 use koth::referee::shape::{FormatName, PartnersName, RefereeOptions};
 use koth::referee::Referee;
 use koth::sandbox::{Sandbox, VfsLimits};
-use koth::tournament::RefereeEntry;
+use koth::tournament::{RefereeEntry, ScratchScope};
 use koth_referee::Description;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -42,6 +42,10 @@ pub(crate) struct PlayArgs {
     /// even number), both seats against each, drawn from the seed and the bots' names.
     #[arg(long, value_name = "M")]
     opponents: Option<u32>,
+    /// Scratch lifetime: a fresh directory per match, or one per bot for the whole run,
+    /// where the referee allows it (its matches sharing a bot then run in order).
+    #[arg(long, value_enum, default_value = "game")]
+    scratch: ScratchScope,
     /// One of the referee's options, NAME=VALUE (repeat it; `koth check REFEREE.wasm` lists
     /// them).
     #[arg(long = "opt", value_name = "NAME=VALUE")]
@@ -156,8 +160,16 @@ pub(crate) fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
         args.paired,
         &args.opts,
     )?;
+    if args.scratch == ScratchScope::Tournament && !referee.per_bot_scratch() {
+        bail!(
+            "--scratch tournament: the referee of {} keeps no directory beyond a match \
+             (its scratch export says so, or it has none)",
+            d.name
+        );
+    }
     let opts = RefereeOptions {
         opponents: args.opponents,
+        scratch: args.scratch,
         ..RefereeOptions::new(
             &d,
             format,

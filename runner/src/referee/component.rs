@@ -40,6 +40,10 @@ use bindings::koth::game::types as wt;
 const PAGES: &str = "koth:game/pages@0.1.0";
 const PAGE_FUNCS: [&str; 2] = ["protocol", "viewer"];
 
+/// The optional interface of the `referee-with-scratch` world, and its one function.
+const SCRATCH: &str = "koth:game/scratch@0.1.0";
+const SCRATCH_FUNC: &str = "per-bot";
+
 /// The interfaces a referee may import beside WASI 0.2, and their version prefix.
 const REFEREE_IMPORTS: &[(&str, &str)] = &[("koth:game/host", "0.1."), ("koth:game/types", "0.1.")];
 
@@ -267,6 +271,7 @@ pub struct ComponentReferee {
     pre: bindings::RefereePre<RefereeState>,
     description: Description,
     pages: Pages,
+    per_bot_scratch: bool,
     limits: RefereeLimits,
 }
 
@@ -351,6 +356,7 @@ impl ComponentReferee {
             pre: linked,
             description: placeholder(),
             pages: Pages::default(),
+            per_bot_scratch: false,
             limits,
         };
         let describe = |why: String| RefereeLoadError::Description {
@@ -371,6 +377,13 @@ impl ComponentReferee {
                 .check()
                 .map_err(|e| describe(format!("{PAGES}: {e}")))?;
             referee.pages = pages;
+        }
+        // So is the scratch policy: without it, directories live for one match.
+        let per_bot = component
+            .get_export_index(None, SCRATCH)
+            .and_then(|scratch| component.get_export_index(Some(&scratch), SCRATCH_FUNC));
+        if let Some(per_bot) = per_bot {
+            referee.per_bot_scratch = referee.per_bot_of(&per_bot).map_err(describe)?;
         }
         Ok(referee)
     }
@@ -462,6 +475,23 @@ impl ComponentReferee {
     }
 }
 
+impl ComponentReferee {
+    /// Ask a fresh instance whether its game keeps each bot's directory for the whole run
+    /// (`f`, found in its `scratch` export), within the referee's limits for a match.
+    fn per_bot_of(&self, f: &ComponentExportIndex) -> Result<bool, String> {
+        let mut store = self.store(0, None);
+        let r = (|| {
+            store.set_fuel(self.limits.fuel)?;
+            let inst = self.pre.instance_pre().instantiate(&mut store)?;
+            let f = inst.get_typed_func::<(), (bool,)>(&mut store, f)?;
+            Ok(f.call(&mut store, ())?.0)
+        })();
+        r.map_err(|e: wasmtime::Error| {
+            format!("its {SCRATCH} failed: {}", why(&e, &store, &self.limits))
+        })
+    }
+}
+
 impl Referee for ComponentReferee {
     fn description(&self) -> &Description {
         &self.description
@@ -469,6 +499,10 @@ impl Referee for ComponentReferee {
 
     fn pages(&self) -> &Pages {
         &self.pages
+    }
+
+    fn per_bot_scratch(&self) -> bool {
+        self.per_bot_scratch
     }
 
     fn play(&self, setup: &MatchSetup, host: MatchHost) -> (MatchHost, Result<MatchResult, Abort>) {

@@ -10,15 +10,19 @@ use super::schedule::{self, Fixture};
 use super::shape::{FormatName, GameShape, RefereeOptions};
 use super::Referee;
 use crate::games::{Finished, Game, Player};
+use crate::sandbox::vfs::SnapshotEntry;
+use crate::sandbox::{Vfs, VfsLimits};
 use crate::tournament::archive::{Archive, ArchiveError, MatchFiles};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
 use crate::tournament::ratings::MIN_MATCHES;
 use crate::tournament::results::{head_to_head, rate, standings, write_run, MatchUnit, Results};
 use crate::tournament::store::Identity;
-use crate::tournament::{self, Manifest, MatchFormat, MatchSummary, RunError, RunPlan};
+use crate::tournament::{
+    self, Manifest, MatchFormat, MatchSummary, RunError, RunPlan, ScratchScope,
+};
 use koth_referee::{MatchSetup, Seat};
 use serde::Serialize;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// A game played by a referee: built in, or a component.
 pub struct RefereeGame {
@@ -57,6 +61,15 @@ struct Matches<'a> {
     opts: &'a RefereeOptions,
     shape: Arc<GameShape>,
     fixtures: Vec<Fixture>,
+    /// With `--scratch tournament`: each bot's directory for the whole run, and the index of
+    /// its last match (after which the archive keeps it). Empty otherwise.
+    kept: Vec<(Mutex<Vfs>, usize)>,
+}
+
+impl Matches<'_> {
+    fn tournament_scratch(&self) -> bool {
+        self.opts.scratch == ScratchScope::Tournament
+    }
 }
 
 impl MatchFormat for Matches<'_> {
@@ -67,14 +80,23 @@ impl MatchFormat for Matches<'_> {
         &self.fixtures
     }
 
+    fn shared_state(&self, f: &Fixture) -> Vec<usize> {
+        if self.tournament_scratch() {
+            f.seats.clone()
+        } else {
+            Vec::new()
+        }
+    }
+
     fn identity(&self, f: &Fixture) -> Option<Identity> {
-        Some(Identity {
+        // A match that finds what its bots wrote in earlier ones depends on them.
+        (!self.tournament_scratch()).then(|| Identity {
             round: f.round,
             seats: f.seats.clone(),
         })
     }
 
-    fn play(&self, _index: usize, f: &Fixture) -> MatchRecord {
+    fn play(&self, index: usize, f: &Fixture) -> MatchRecord {
         let players: Vec<Arc<dyn Player>> = f
             .seats
             .iter()
@@ -103,8 +125,30 @@ impl MatchFormat for Matches<'_> {
             self.opts.limits,
             f.seed,
         );
+        if !self.tournament_scratch() {
+            let (host, result) = self.referee.play(&setup, host);
+            return host.finish(result);
+        }
+        // The scheduler runs the matches that share a bot one at a time, in match order:
+        // these locks are never contended. The directories are lent to the match and given
+        // back after it. A bot holds one seat of a match (the schedule refuses copies).
+        let lend = |b: usize| {
+            let mut dir = self.kept[b].0.lock().unwrap_or_else(|e| e.into_inner());
+            std::mem::replace(&mut *dir, Vfs::new(VfsLimits::default()))
+        };
+        let dirs = f.seats.iter().map(|&b| lend(b)).collect();
+        // Time goes on from match to match, as the bots' files' times do.
+        let host = host.with_directories(dirs, (index as u64).saturating_mul(1_000_000_000_000));
         let (host, result) = self.referee.play(&setup, host);
-        host.finish(result)
+        let (mut record, dirs) = host.close(result);
+        for (seat, (&b, dir)) in f.seats.iter().zip(dirs).enumerate() {
+            let Some(dir) = dir else { continue };
+            if self.kept[b].1 == index && dir.used_nodes() > 0 {
+                record.kept.push((seat as u32, dir.snapshot()));
+            }
+            *self.kept[b].0.lock().unwrap_or_else(|e| e.into_inner()) = dir;
+        }
+        record
     }
 }
 
@@ -293,12 +337,31 @@ impl Game for RefereeGame {
         let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
         let fixtures =
             schedule::schedule(opts, &names).map_err(|e| RunError::Cannot(e.to_string()))?;
+        let kept = match (opts.scratch, opts.directory) {
+            (ScratchScope::Tournament, Some(quota)) => (0..players.len())
+                .map(|b| {
+                    let last = fixtures
+                        .iter()
+                        .rposition(|f| f.seats.contains(&b))
+                        .unwrap_or(usize::MAX);
+                    (Mutex::new(Vfs::new(quota)), last)
+                })
+                .collect(),
+            (ScratchScope::Tournament, None) => {
+                return Err(RunError::Cannot(format!(
+                    "--scratch tournament: {} gives bots no directory",
+                    self.name
+                )))
+            }
+            (ScratchScope::Game, _) => Vec::new(),
+        };
         let format = Matches {
             referee,
             players,
             opts,
             shape: Arc::new(opts.game.clone()),
             fixtures,
+            kept,
         };
         tournament::run(&format, workers, progress, plan)
     }
@@ -390,7 +453,8 @@ struct LogLine<'a> {
 /// Write the archive: manifest, results (the referee's own account of each match under
 /// `detail`), leaderboard, head-to-head table for two-sided games, every decision
 /// (`invocations.jsonl`), and in `matches.zip.zst` a human log per match (`logs/match-N.log`, in
-/// match order) then what each seat left in its directory (`scratch/match-N/<seat>/`).
+/// match order) then what each seat left in its directory (`scratch/match-N/<seat>/`), or
+/// with `--scratch tournament` what each bot left in its run-long one (`scratch/<bot>/`).
 pub fn write_archive(
     run: &RefereeRun,
     manifest: &Manifest<RefereeOptions>,
@@ -442,6 +506,21 @@ pub fn write_archive(
                     let owner = format!("match-{i}/{}", run.shape.seat_name(*seat as usize));
                     files.scratch(&owner, entries)?;
                 }
+            }
+            // Run-long directories (`--scratch tournament`), each as its bot's last match
+            // left it, under the bot's name, in the order the bots were given.
+            let mut kept: Vec<(&str, &[SnapshotEntry])> = run
+                .records
+                .iter()
+                .flat_map(|r| {
+                    r.kept
+                        .iter()
+                        .map(|(seat, entries)| (r.seats[*seat as usize].as_str(), &entries[..]))
+                })
+                .collect();
+            kept.sort_by_key(|(bot, _)| run.names.iter().position(|n| n == bot));
+            for (bot, entries) in kept {
+                files.scratch(bot, entries)?;
             }
             Ok(files)
         },

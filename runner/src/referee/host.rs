@@ -70,6 +70,12 @@ pub struct MatchHost {
     quota: Option<VfsLimits>,
     limits: Limits,
     seed: u64,
+    /// Virtual time when the match starts: 0, or later for each match when directories
+    /// outlive it (so their files' times never go back).
+    clock_base_ns: u64,
+    /// Whether the directories are the run's, lent for this match (`--scratch tournament`):
+    /// they go back to the run at the end instead of into the record.
+    lent: bool,
     rng: ChaCha12Rng,
     judged: bool,
     recorded_bytes: u64,
@@ -99,6 +105,8 @@ impl MatchHost {
             quota: directory,
             limits,
             seed,
+            clock_base_ns: 0,
+            lent: false,
             rng: ChaCha12Rng::from_seed(crate::seed::derive(seed, "referee/random", &[])),
             judged: true,
             recorded_bytes: 0,
@@ -116,10 +124,29 @@ impl MatchHost {
                 log: Vec::new(),
                 human_log: crate::games::str_list::StrList::new(),
                 scratch: Vec::new(),
+                kept: Vec::new(),
             },
             players,
             ended: None,
         }
+    }
+
+    /// Play the match in directories that outlive it (`--scratch tournament`): `dirs`, one
+    /// per seat, lent by the run and handed back by [`MatchHost::close`]; the match starts
+    /// at virtual time `clock_base_ns`.
+    pub fn with_directories(mut self, dirs: Vec<Vfs>, clock_base_ns: u64) -> MatchHost {
+        self.dirs = dirs.into_iter().map(Some).collect();
+        self.clock_base_ns = clock_base_ns;
+        self.lent = true;
+        self
+    }
+
+    /// Virtual time at the start of the match's next decision.
+    fn now(&self) -> u64 {
+        let n = self.record.log.len() as u64;
+        // Each decision starts a virtual second after the one before.
+        self.clock_base_ns
+            .saturating_add(n.saturating_mul(1_000_000_000))
     }
 
     /// Fuel owed by the referee for the host's work since the last call, reset to zero.
@@ -183,7 +210,13 @@ impl MatchHost {
 
     /// Close the match with the referee's result (checked against the seats), or with how
     /// it ended early; snapshot the directories.
-    pub fn finish(mut self, result: Result<MatchResult, Abort>) -> MatchRecord {
+    pub fn finish(self, result: Result<MatchResult, Abort>) -> MatchRecord {
+        self.close(result).0
+    }
+
+    /// [`MatchHost::finish`], handing back the directories, one per seat (`None` for a
+    /// game without any): lent ones as the match left them, not snapshot into the record.
+    pub fn close(mut self, result: Result<MatchResult, Abort>) -> (MatchRecord, Vec<Option<Vfs>>) {
         if self.ended.is_none() {
             match result {
                 Ok(r) => match self.check_result(&r) {
@@ -217,14 +250,16 @@ impl MatchHost {
             self.record.winners.clear();
             self.record.detail = serde_json::Value::Null;
         }
-        self.record.scratch = self
-            .dirs
-            .iter()
-            .enumerate()
-            .filter_map(|(s, d)| Some((s as u32, d.as_ref()?.snapshot())))
-            .filter(|(_, entries)| !entries.is_empty())
-            .collect();
-        self.record
+        if !self.lent {
+            self.record.scratch = self
+                .dirs
+                .iter()
+                .enumerate()
+                .filter_map(|(s, d)| Some((s as u32, d.as_ref()?.snapshot())))
+                .filter(|(_, entries)| !entries.is_empty())
+                .collect();
+        }
+        (self.record, self.dirs)
     }
 
     /// `r` checked against the match; its detail, parsed.
@@ -320,8 +355,7 @@ impl sdk::Host for MatchHost {
             args: req.args.iter().map(|a| a.as_bytes().to_vec()).collect(),
             stdin: req.stdin,
             seed: crate::seed::derive(self.seed, "referee/invocation", &[s as u64, n]),
-            // Each decision starts a virtual second after the one before.
-            clock_start_ns: n.saturating_mul(1_000_000_000),
+            clock_start_ns: self.now(),
             limits: self.limits,
         };
         let report = self.players[s].invoke(&inv, self.dirs[s].as_mut());
@@ -480,7 +514,7 @@ impl sdk::Host for MatchHost {
             )));
         }
         self.placed[s] = placed;
-        let now = (self.record.log.len() as u64).saturating_mul(1_000_000_000);
+        let now = self.now();
         let dir = self.dir(seat)?;
         dir.set_now(now);
         dir.put_host_file(path, data);

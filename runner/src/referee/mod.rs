@@ -36,6 +36,9 @@ pub trait Referee: Send + Sync {
     fn description(&self) -> &Description;
     /// Its protocol and viewer (asked once, when the referee was loaded).
     fn pages(&self) -> &Pages;
+    /// Whether its game may keep each bot's directory for the whole run (`--scratch
+    /// tournament`; asked once, when the referee was loaded).
+    fn per_bot_scratch(&self) -> bool;
     /// Play one match through `host`, and hand the host back with the referee's result.
     fn play(&self, setup: &MatchSetup, host: MatchHost) -> (MatchHost, Result<MatchResult, Abort>);
 }
@@ -45,6 +48,7 @@ pub struct Native<R> {
     referee: R,
     description: Description,
     pages: Pages,
+    per_bot_scratch: bool,
 }
 
 impl<R: koth_referee::Referee> Native<R> {
@@ -56,6 +60,7 @@ impl<R: koth_referee::Referee> Native<R> {
             viewer: referee.viewer(),
         };
         Native {
+            per_bot_scratch: referee.per_bot_scratch(),
             referee,
             description,
             pages,
@@ -70,6 +75,10 @@ impl<R: koth_referee::Referee + Send + Sync> Referee for Native<R> {
 
     fn pages(&self) -> &Pages {
         &self.pages
+    }
+
+    fn per_bot_scratch(&self) -> bool {
+        self.per_bot_scratch
     }
 
     fn play(

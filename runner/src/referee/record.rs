@@ -184,7 +184,12 @@ pub struct MatchRecord {
     /// The human log.
     pub human_log: StrList,
     /// What each seat's directory held at the end (seats with an empty one left out).
+    /// Empty with `--scratch tournament`, whose directories outlive the match.
     pub scratch: Vec<(u32, Vec<SnapshotEntry>)>,
+    /// With `--scratch tournament`: the run-long directory of each seat whose bot played
+    /// its last match here, as the run leaves it (seats with an empty one left out).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub kept: Vec<(u32, Vec<SnapshotEntry>)>,
 }
 
 /// The prefix of a void match's reason when the referee was at fault.

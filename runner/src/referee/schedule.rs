@@ -4,6 +4,7 @@
 //! from the command line leaves every other match as it was.
 
 use super::shape::{FormatName, PartnersName, RefereeOptions, SeatCount};
+use crate::tournament::ScratchScope;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -98,6 +99,13 @@ fn sides(o: &RefereeOptions, bots: usize) -> Result<Sides, ScheduleError> {
     };
     if sides.random && bots != seats {
         return Err(ScheduleError::RandomNeedsSeats { seats, have: bots });
+    }
+    if o.scratch == ScratchScope::Tournament && o.partners == Some(PartnersName::Copies) {
+        return Err(ScheduleError::Unsupported(
+            "--scratch tournament keeps one directory per bot, but with copies as partners a \
+             bot holds several seats of a match"
+                .into(),
+        ));
     }
     if o.opponents.is_some() && o.format != FormatName::OrderedPairs {
         return Err(ScheduleError::Unsupported(format!(
@@ -326,6 +334,7 @@ mod tests {
             limits: Limits::default(),
             directory: None,
             opponents: None,
+            scratch: ScratchScope::Game,
         }
     }
 

@@ -5,6 +5,7 @@
 
 use super::options::{check_integer, check_text, OptionValues};
 use crate::sandbox::{Limits, VfsLimits};
+use crate::tournament::ScratchScope;
 use koth_referee::{Description, Format, Partners, Seating, Value};
 use serde::{Deserialize, Serialize};
 
@@ -161,6 +162,10 @@ pub struct RefereeOptions {
     /// drawn by [`crate::tournament::sample`]; `None` plays every pair.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub opponents: Option<u32>,
+    /// How long each bot's directory lives: one match (the default), or the whole run
+    /// where the referee allows it (`--scratch tournament`).
+    #[serde(skip_serializing_if = "ScratchScope::is_game", default)]
+    pub scratch: ScratchScope,
 }
 
 impl RefereeOptions {
@@ -194,6 +199,7 @@ impl RefereeOptions {
                 ..VfsLimits::default()
             }),
             opponents: None,
+            scratch: ScratchScope::Game,
         }
     }
 }

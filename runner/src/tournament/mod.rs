@@ -31,6 +31,35 @@ pub mod store;
 pub use journal::{Journal, Shard};
 pub use results::{BotEntry, Manifest, MatchSummary, RefereeEntry};
 
+/// How long a bot's scratch files live (`--scratch`).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    Default,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ScratchScope {
+    /// A fresh directory for every game (the default).
+    #[default]
+    Game,
+    /// One directory per bot for the whole tournament, as the original arbiter's folders.
+    /// Games sharing a bot then run in game order, whatever the number of workers.
+    Tournament,
+}
+
+impl ScratchScope {
+    /// Whether this is the default, a directory per game (which manifests leave out).
+    pub fn is_game(&self) -> bool {
+        *self == ScratchScope::Game
+    }
+}
+
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How a game's matches are scheduled and played. The tournament layer calls

@@ -15,19 +15,7 @@ use crate::tournament::{self, MatchFormat, MatchSummary, RunError, RunPlan};
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Mutex};
 
-pub use crate::tournament::BotEntry;
-
-/// How long a bot's scratch files live.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum ScratchScope {
-    /// A fresh directory for every game (the default).
-    #[default]
-    Game,
-    /// One directory per bot for the whole tournament, as the original arbiter's folders.
-    /// Games sharing a bot then run in game order, whatever the number of workers.
-    Tournament,
-}
+pub use crate::tournament::{BotEntry, ScratchScope};
 
 /// Options of a Coup tournament. Everything here is recorded in the manifest.
 #[derive(Debug, Clone, Serialize, Deserialize)]

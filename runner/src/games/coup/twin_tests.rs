@@ -65,7 +65,7 @@ impl Player for Hashed {
         let mut outcome = Outcome::Ok;
         let mut stderr = Vec::new();
         let mut replace = None;
-        if self.mischief > 0 && (h >> 16) % self.mischief == 0 {
+        if self.mischief > 0 && (h >> 16).is_multiple_of(self.mischief) {
             stderr = format!("{} misbehaves\n", self.name).into_bytes();
             match (h >> 32) % 5 {
                 0 => append = "XF".into(),

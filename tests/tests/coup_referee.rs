@@ -1,0 +1,226 @@
+//! Coup's referee as a WebAssembly component (`koth play coup_referee.wasm`), with real wasm
+//! bots: whole tournaments whose every game is Coup by the rules (each match's history is
+//! what its bots appended, in order, and re-plays to the same end in `koth verify`), the same
+//! archive at any worker count, `--scratch tournament` keeping each bot's folder for the
+//! whole run, and the refusals. The referee's own rules against the built-in driver, move
+//! for move, are `koth`'s unit test `games::coup::twin_tests`.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn koth(args: &[OsString]) -> Output {
+    Command::new(koth_tests::koth_bin())
+        .args(args)
+        .output()
+        .expect("start koth")
+}
+
+fn ok(args: &[OsString]) -> Output {
+    let o = koth(args);
+    assert!(
+        o.status.success(),
+        "koth {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+fn os(parts: &[&str]) -> Vec<OsString> {
+    parts.iter().map(OsString::from).collect()
+}
+
+/// `koth play coup_referee.wasm BOTS... EXTRA... --out OUT`.
+fn play(bots: &[PathBuf], out: &Path, extra: &[&str]) -> Vec<OsString> {
+    let mut v = vec!["play".into(), koth_tests::wasm("coup_referee").into()];
+    v.extend(bots.iter().map(|b| b.clone().into_os_string()));
+    v.extend(os(extra));
+    v.extend(["--out".into(), out.into()]);
+    v
+}
+
+fn json(tree: &BTreeMap<String, Vec<u8>>, file: &str) -> Value {
+    serde_json::from_slice(&tree[file]).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+#[test]
+fn seed_bots_play_whole_games_of_coup_that_verify() {
+    let tmp = tempfile::Builder::new()
+        .prefix("koth-coup-referee-")
+        .tempdir()
+        .unwrap();
+    let names = ["calculator", "taxman", "challenger", "random", "coup_c"];
+    let bots: Vec<PathBuf> = names.iter().map(|n| koth_tests::wasm(n)).collect();
+    let (one, two) = (tmp.path().join("one"), tmp.path().join("two"));
+    ok(&play(
+        &bots,
+        &one,
+        &["--rounds", "2", "--seed", "5", "--jobs", "1"],
+    ));
+    ok(&play(
+        &bots,
+        &two,
+        &["--rounds", "2", "--seed", "5", "--jobs", "2"],
+    ));
+    let (a, b) = (koth_tests::read_tree(&one), koth_tests::read_tree(&two));
+    assert_eq!(a, b, "the archive depends on the number of workers");
+
+    let results = json(&a, "results.json");
+    let matches = results["detail"]["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), 2 * 5 * 4, "every ordered pair, each round");
+    // Each game's history is what its bots appended, decision by decision.
+    let mut appended: BTreeMap<u64, String> = BTreeMap::new();
+    for line in koth_tests::invocations(&one).lines() {
+        let d: Value = serde_json::from_str(line).unwrap();
+        assert!(d["args"][0].as_str().unwrap().ends_with(".txt"));
+        appended
+            .entry(d["match"].as_u64().unwrap())
+            .or_default()
+            .push_str(d["answer"].as_str().unwrap());
+        // Every decision carries the board the Coup viewer draws.
+        assert!(d["state"]["players"]
+            .as_array()
+            .is_some_and(|p| p.len() == 2));
+    }
+    let mut decided = 0;
+    for m in matches {
+        let i = m["index"].as_u64().unwrap();
+        let r = &m["result"];
+        let seats: Vec<&str> = m["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().split(' ').next().unwrap())
+            .collect();
+        assert_eq!(
+            r["file"],
+            format!("{}_{}_{}.txt", seats[0], seats[1], m["round"]),
+            "match {i}"
+        );
+        assert_eq!(r["history"], appended[&i].as_str(), "match {i}");
+        if r["result"] == "won" && r["how"] != "forfeit" {
+            decided += 1;
+        }
+    }
+    assert!(decided > 20, "only {decided} games were won by the rules");
+    // The seed bots play by the rules: nothing forfeited.
+    for row in results["bots"].as_array().unwrap() {
+        assert!(
+            row["forfeits"].as_object().is_none_or(|f| f.is_empty()),
+            "{row}"
+        );
+    }
+    // koth verify re-plays every game to the same records.
+    let mut verify = os(&["verify"]);
+    verify.push(one.clone().into());
+    verify.extend(os(&["--all", "--bots"]));
+    verify.push(bots[0].parent().unwrap().into());
+    let o = koth(&verify);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn tournament_scratch_keeps_each_bots_folder_for_the_whole_run() {
+    let tmp = tempfile::Builder::new()
+        .prefix("koth-coup-referee-scratch-")
+        .tempdir()
+        .unwrap();
+    // The cheater module under the name `cheat_counter` counts its invocations in a file
+    // of its folder, and otherwise plays its first legal move.
+    let counter = tmp.path().join("cheat_counter.wasm");
+    std::fs::copy(koth_tests::wasm("coup_cheater"), &counter).unwrap();
+    let mut bots: Vec<PathBuf> = ["random", "challenger", "taxman"]
+        .iter()
+        .map(|n| koth_tests::wasm(n))
+        .collect();
+    bots.push(counter);
+    let run = |out: &Path, jobs: &str| {
+        ok(&play(
+            &bots,
+            out,
+            &["--rounds", "2", "--scratch", "tournament", "--jobs", jobs],
+        ));
+        koth_tests::read_tree(out)
+    };
+    let one = run(&tmp.path().join("one"), "1");
+    let two = run(&tmp.path().join("two"), "2");
+    assert_eq!(one, two, "the archive depends on the number of workers");
+    let manifest = json(&one, "manifest.json");
+    assert_eq!(manifest["options"]["scratch"], "tournament");
+    // One counter for the whole run: it counted every invocation of the bot.
+    let n: u64 = String::from_utf8(one["matches.zip.zst/scratch/cheat_counter/counter"].clone())
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let results = json(&one, "results.json");
+    let row = results["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["bot"] == "cheat_counter")
+        .unwrap();
+    assert_eq!(n, row["invocations"].as_u64().unwrap());
+    assert!(n > 12, "{n} invocations");
+    // No game's history file is left in a folder, and nothing is kept per match.
+    assert!(!one
+        .keys()
+        .any(|k| k.starts_with("matches.zip.zst/scratch/") && k.ends_with(".txt")));
+    assert!(!one
+        .keys()
+        .any(|k| k.starts_with("matches.zip.zst/scratch/match-")));
+    // A match-long run keeps the counter per game instead: each says 1 or 2 or so.
+    let game = tmp.path().join("game");
+    ok(&play(&bots, &game, &["--rounds", "2"]));
+    let tree = koth_tests::read_tree(&game);
+    let counts: Vec<u64> = tree
+        .iter()
+        .filter(|(k, _)| k.starts_with("matches.zip.zst/scratch/match-") && k.ends_with("/counter"))
+        .map(|(_, v)| String::from_utf8_lossy(v).trim().parse().unwrap())
+        .collect();
+    assert_eq!(counts.len(), 2 * 2 * 3, "one counter per game of the bot");
+    assert!(counts.iter().all(|&c| c < n));
+}
+
+#[test]
+fn the_referees_that_cannot_keep_folders_and_the_bad_runs_are_refused() {
+    let tmp = tempfile::Builder::new()
+        .prefix("koth-coup-referee-refused-")
+        .tempdir()
+        .unwrap();
+    let bots: Vec<OsString> = ["random", "taxman"]
+        .iter()
+        .map(|n| koth_tests::wasm(n).into())
+        .collect();
+    // Euchre's referee keeps a seat's memory for one game only.
+    let mut args = vec!["play".into(), koth_tests::wasm("euchre_referee").into()];
+    args.extend([
+        koth_tests::wasm("random_8020").into(),
+        koth_tests::wasm("random_8020").into(),
+    ]);
+    args.extend(os(&["--scratch", "tournament", "--out"]));
+    args.push(tmp.path().join("e").into());
+    let o = koth(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--scratch tournament") && err.contains("euchre"),
+        "{err}"
+    );
+    // `koth check` tells a bot author Coup's protocol.
+    let o = ok(&["check".into(), koth_tests::wasm("coup_referee").into()]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("history file"), "{text}");
+    // A run with tournament-wide folders cannot be cut into shards: every game needs the
+    // bots' earlier ones.
+    let mut args = vec!["play".into(), koth_tests::wasm("coup_referee").into()];
+    args.extend(bots);
+    args.extend(os(&["--scratch", "tournament", "--shard", "1/2", "--out"]));
+    args.push(tmp.path().join("s").into());
+    let o = koth(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(err.contains("scratch"), "{err}");
+}
