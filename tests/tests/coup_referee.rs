@@ -112,6 +112,13 @@ fn seed_bots_play_whole_games_of_coup_that_verify() {
             "{row}"
         );
     }
+    // The report reads it as a referee's archive, with the Coup viewer's boards (an
+    // archive named `coup` once went to the built-in game's reader, and failed).
+    let mut report = os(&["report"]);
+    report.push(two.clone().into());
+    ok(&report);
+    let page = std::fs::read_to_string(two.join("report.html")).unwrap();
+    assert!(page.contains("\"revealed\"") && page.contains("\"mover\""));
     // koth verify re-plays every game to the same records.
     let mut verify = os(&["verify"]);
     verify.push(one.clone().into());
@@ -223,4 +230,61 @@ fn the_referees_that_cannot_keep_folders_and_the_bad_runs_are_refused() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "{err}");
     assert!(err.contains("scratch"), "{err}");
+}
+
+/// `koth play coup` plays the same referee built into koth: the archive is the component's,
+/// file for file, but for the manifest's `referee` and the receipt that hashes the manifest.
+/// `koth verify` finds the built-in referee again by the game's name.
+#[test]
+fn the_built_in_referee_gives_the_components_archive() {
+    let tmp = tempfile::Builder::new()
+        .prefix("koth-coup-referee-native-")
+        .tempdir()
+        .unwrap();
+    let bots: Vec<PathBuf> = ["random", "taxman", "mask", "coup_c"]
+        .iter()
+        .map(|n| koth_tests::wasm(n))
+        .collect();
+    let (native, plugin) = (tmp.path().join("native"), tmp.path().join("plugin"));
+    let mut args = os(&["play", "coup"]);
+    args.extend(bots.iter().map(|b| b.clone().into_os_string()));
+    args.extend(os(&["--rounds", "2", "--jobs", "2", "--out"]));
+    args.push(native.clone().into());
+    ok(&args);
+    ok(&play(&bots, &plugin, &["--rounds", "2", "--jobs", "2"]));
+    let (one, two) = (
+        koth_tests::read_tree(&native),
+        koth_tests::read_tree(&plugin),
+    );
+    assert_eq!(
+        one.keys().collect::<Vec<_>>(),
+        two.keys().collect::<Vec<_>>(),
+        "the archives hold different files"
+    );
+    for (file, bytes) in &one {
+        if file != "manifest.json" && file != "results.json" {
+            assert!(bytes == &two[file], "{file} differs");
+        }
+    }
+    let (mut m1, mut m2) = (json(&one, "manifest.json"), json(&two, "manifest.json"));
+    assert!(m1["referee"].is_null() && m2["referee"]["file"] == "coup_referee.wasm");
+    m1.as_object_mut().unwrap().remove("referee");
+    m2.as_object_mut().unwrap().remove("referee");
+    assert_eq!(m1, m2);
+    let (mut r1, mut r2) = (json(&one, "results.json"), json(&two, "results.json"));
+    r1.as_object_mut().unwrap().remove("receipt");
+    r2.as_object_mut().unwrap().remove("receipt");
+    assert_eq!(r1, r2);
+
+    let mut verify = os(&["verify"]);
+    verify.push(native.into());
+    verify.extend(os(&["--all", "--bots"]));
+    verify.push(bots[0].parent().unwrap().into());
+    ok(&verify);
+    // A bare name that is no built-in game is refused, with the ones there are.
+    let mut args = os(&["play", "chess"]);
+    args.extend(bots.iter().map(|b| b.clone().into_os_string()));
+    let o = koth(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("coup, euchre"), "{err}");
 }

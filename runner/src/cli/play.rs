@@ -1,8 +1,10 @@
-//! `koth play REFEREE.wasm BOT...`: a tournament of a game whose referee is a plugin.
+//! `koth play REFEREE.wasm BOT...`: a tournament of a game whose referee is a plugin; or
+//! `koth play GAME BOT...`, a game built into koth as a referee (`coup`, `euchre`).
 
 use anyhow::{bail, Context};
 use clap::Args;
 use koth::command::play::{self as common, TournamentArgs};
+use koth::games::registry;
 use koth::referee::component::{ComponentReferee, RefereeLimits, RefereeLoadError};
 use koth::referee::game::RefereeGame;
 use koth::referee::options::resolve;
@@ -18,8 +20,9 @@ use std::sync::Arc;
 
 #[derive(Args)]
 pub(crate) struct PlayArgs {
-    /// The referee: a component of the koth:game/referee world (wit/referee.wit).
-    #[arg(value_name = "REFEREE.wasm")]
+    /// The referee: a component of the koth:game/referee world (wit/referee.wit), or the
+    /// name of a game built into koth as a referee (coup, euchre).
+    #[arg(value_name = "REFEREE.wasm|GAME")]
     referee: PathBuf,
     /// Bots: .wasm modules or components, or .py scripts; each bot's name is its file stem.
     #[arg(required = true, value_name = "BOT")]
@@ -50,10 +53,11 @@ pub(crate) struct PlayArgs {
     /// them).
     #[arg(long = "opt", value_name = "NAME=VALUE")]
     opts: Vec<String>,
-    /// Fuel the referee may use per match: its own code and the host's work it asks for.
+    /// Fuel a plugin referee may use per match: its own code and the host's work it asks
+    /// for (a built-in referee runs natively, unmetered).
     #[arg(long, default_value_t = RefereeLimits::default().fuel)]
     referee_fuel: u64,
-    /// Memory the referee may use, in MiB.
+    /// Memory a plugin referee may use, in MiB.
     #[arg(long, default_value_t = RefereeLimits::default().memory_bytes >> 20)]
     referee_memory: u64,
     #[command(flatten)]
@@ -73,6 +77,25 @@ pub(crate) fn load_referee(
             path.display()
         )),
     })
+}
+
+/// The built-in referee `arg` names: a bare name (no folder, no extension) that is not a
+/// file here. `None` for anything else, which is a plugin's file.
+fn built_in(arg: &Path) -> anyhow::Result<Option<Arc<dyn Referee>>> {
+    let Some(name) = arg.to_str().filter(|s| !s.contains(['/', '\\', '.'])) else {
+        return Ok(None);
+    };
+    if arg.exists() {
+        return Ok(None);
+    }
+    match registry::referee(name) {
+        Some(referee) => Ok(Some(referee)),
+        None => bail!(
+            "{name}: no such file, and koth has no built-in game of that name (it has {}; \
+             a plugin is a .wasm file)",
+            registry::names().join(", ")
+        ),
+    }
 }
 
 /// The run's options from the referee's description and the command line.
@@ -149,8 +172,22 @@ pub(crate) fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
         fuel: args.referee_fuel,
         memory_bytes: args.referee_memory << 20,
     };
-    let referee =
-        ComponentReferee::load(&setup.sandbox, &args.referee, limits, &VfsLimits::default())?;
+    // A built-in game by name, or a plugin: the plugin's file is recorded in the manifest
+    // (verify loads it again); a built-in referee is found again by the game's name.
+    let (referee, entry, label) = match built_in(&args.referee)? {
+        Some(referee) => (referee, None, "built in".to_string()),
+        None => {
+            let c = ComponentReferee::load(
+                &setup.sandbox,
+                &args.referee,
+                limits,
+                &VfsLimits::default(),
+            )?;
+            let entry = c.manifest_entry(&args.referee);
+            let label = format!("referee {}", args.referee.display());
+            (Arc::new(c) as Arc<dyn Referee>, Some(entry), label)
+        }
+    };
     let d = referee.description().clone();
     let (format, rounds, partners, values) = options(
         &d,
@@ -184,24 +221,22 @@ pub(crate) fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let total = schedule::count(&opts, args.bots.len())
         .with_context(|| format!("{} cannot be played with these bots", d.name))?;
     let bots = common::load_bots(&setup.sandbox, &args.bots, &d.name)?;
-    let entry = referee.manifest_entry(&args.referee);
     let out = args.common.out(&format!("{}-seed{}", d.name, opts.seed));
     eprintln!(
-        "{} (referee {}): {} bots, {total} {} ({}), seed {}, {} worker(s)",
+        "{} ({label}): {} bots, {total} {} ({}), seed {}, {} worker(s)",
         d.name,
-        args.referee.display(),
         bots.len(),
         d.scoring.matches,
         opts.format,
         opts.seed,
         setup.jobs
     );
-    let game = RefereeGame::new(Arc::new(referee) as Arc<dyn Referee>);
+    let game = RefereeGame::new(referee);
     common::play(
         common::Run {
             then_exits: true,
             game: &game,
-            referee: Some(entry),
+            referee: entry,
             unit: &d.scoring.matches,
         },
         &args.common,

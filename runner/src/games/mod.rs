@@ -9,6 +9,7 @@ pub mod bank_heist;
 pub mod coup;
 pub mod euchre;
 pub mod judge;
+pub mod registry;
 pub mod replay;
 pub mod run;
 pub mod str_list;
@@ -140,19 +141,26 @@ pub const GAMES: [&str; 3] = [
     euchre::NAME,
 ];
 
-/// Run `visitor` with the game a manifest names: a built-in game by its `game`, or, when
-/// the manifest has a `referee` (a game as a plugin), that referee's game, able to finish a
-/// run but not to play one (`None` for an unknown name). A new built-in game adds one line
-/// here.
+/// Run `visitor` with the game a manifest names (`None` for an unknown name):
+///
+/// - a game a plugin played (the manifest has a `referee`): that referee's game, able to
+///   finish a run but not to play one (the commands that re-play load the plugin);
+/// - a game a built-in referee played (its options hold the game's shape): that referee,
+///   from [`registry`];
+/// - otherwise the built-in game of that name, as Coup and Bank Heist were played before
+///   they had referees (their archives keep their own layout).
 pub fn with_game<V: GameVisitor>(manifest: &serde_json::Value, visitor: V) -> Option<V::Out> {
     let name = manifest.get("game")?.as_str()?;
     if manifest.get("referee").is_some_and(|r| !r.is_null()) {
         return Some(visitor.visit(&crate::referee::game::RefereeGame::finishing(name)));
     }
+    if manifest.pointer("/options/game").is_some() {
+        let referee = registry::referee(name)?;
+        return Some(visitor.visit(&crate::referee::game::RefereeGame::new(referee)));
+    }
     match name {
         coup::tournament::NAME => Some(visitor.visit(&coup::tournament::Coup)),
         bank_heist::format::NAME => Some(visitor.visit(&bank_heist::format::BankHeist)),
-        euchre::NAME => Some(visitor.visit(&euchre::game())),
         _ => None,
     }
 }

@@ -109,20 +109,19 @@ pub(crate) trait Adapter {
     fn enrich(&mut self, logs: &mut MatchLogs, replay: &mut Replay) -> Result<(), ReportError>;
 }
 
-/// The adapter for an archive, from its manifest; `results` is `results.json`. Coup and Bank
-/// Heist have their own; every game a referee played (its manifest's options hold the game's
-/// shape), Euchre included, reads as every referee's archive does.
+/// The adapter for an archive, from its manifest; `results` is `results.json`. Every game a
+/// referee played (its manifest's options hold the game's shape) reads as every referee's
+/// archive does, whatever its name: Euchre, and Coup played by its referee. The archives of
+/// the built-in Coup and Bank Heist games have their own.
 pub(crate) fn adapter(
     manifest: &serde_json::Value,
     results: &serde_json::Value,
 ) -> Option<Box<dyn Adapter>> {
-    let game = manifest.get("game")?.as_str()?;
-    if !matches!(game, "coup" | "bank-heist") {
-        let shape = manifest.pointer("/options/game")?;
+    if let Some(shape) = manifest.pointer("/options/game") {
         let shape: GameShape = serde_json::from_value(shape.clone()).ok()?;
         return Some(Box::new(Plugin::new(shape, results)));
     }
-    match game {
+    match manifest.get("game")?.as_str()? {
         "coup" => Some(Box::new(Coup::new(manifest, results))),
         "bank-heist" => Some(Box::new(BankHeist {
             bots: manifest
