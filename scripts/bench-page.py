@@ -206,15 +206,18 @@ add(fence("\n".join(command(n).strip() for n in ["bench-coup", "bench-bank-heist
 # --- a referee as a plugin ----------------------------------------------------------------
 add("## A referee as a plugin\n")
 add(
-    "`koth bench play`: the same Euchre tournament played by Euchre's referee built into koth "
-    "(`koth euchre`) and by the same referee as a WebAssembly component (`koth play "
-    "euchre_referee.wasm`), alternating, the fastest of each; both must give the same games. "
-    "The goal is at most 1.3× the built-in's wall time.\n"
+    "`koth bench play`: the same tournament played by a game's referee built into koth "
+    "(`koth euchre`, `koth play coup`) and by the same referee as a WebAssembly component "
+    "(`koth play euchre_referee.wasm`, `coup_referee.wasm`), alternating, the fastest of each; "
+    "both must give the same games. The goal is at most 1.3× the built-in's wall time.\n"
 )
-lines = [l for l in (raw("bench-play") or "").splitlines()
-         if l.startswith(("loaded", "run ", "built-in", "plugin", "ratio", "FAILED")) or "invocations," in l]
-add(fence("\n".join(lines) or "not run"))
-add(fence(command("bench-play").strip(), "sh"))
+for name, what in [("bench-play", "Euchre, 4 bots, every pair"),
+                   ("bench-play-coup", "Coup, the 13 seed bots")]:
+    lines = [l for l in (raw(name) or "").splitlines()
+             if l.startswith(("loaded", "run ", "built-in", "plugin", "ratio", "FAILED")) or "invocations," in l]
+    add(f"{what}:\n")
+    add(fence("\n".join(lines) or "not run"))
+    add(fence(command(name).strip(), "sh"))
 
 # --- the whole command ----------------------------------------------------------------------
 def whole_commands(text):
@@ -245,6 +248,7 @@ benches = [
     ("bench-bank-heist", "Bank Heist, 13 bots, one tournament"),
     ("bench-euchre", "Euchre, 4 bots, every pair"),
     ("bench-play", "Euchre by its referee as a plugin"),
+    ("bench-play-coup", "Coup by its referee as a plugin"),
 ]
 for name, what in benches:
     runs = whole_commands(raw(name))

@@ -1,16 +1,18 @@
-//! `koth bench play`: what a referee costs as a plugin. The same Euchre tournament twice in
-//! one run: played by Euchre's referee built into koth (`koth euchre`), then by the same
-//! referee as a WebAssembly component (`koth play euchre_referee.wasm`). Both must give the
-//! same games; the figure is the ratio of their wall times.
+//! `koth bench play`: what a referee costs as a plugin. The same tournament twice in one
+//! run: played by a referee built into koth (`koth play coup`, `koth euchre`: the registry's
+//! entry for the component's game), then by the same referee as a WebAssembly component
+//! (`koth play coup_referee.wasm`, `euchre_referee.wasm`). Both must give the same games;
+//! the figure is the ratio of their wall times.
 
 use anyhow::{bail, Context};
 use clap::Args;
 use koth::command::engine::EngineArgs;
 use koth::command::play::Run;
-use koth::games::euchre::{self, Partners};
-use koth::games::{Finished, Game, Player};
+use koth::games::{registry, Finished, Game, Player};
 use koth::referee::component::{ComponentReferee, RefereeLimits};
 use koth::referee::game::{RefereeGame, RefereeRun};
+use koth::referee::options::resolve;
+use koth::referee::shape::RefereeOptions;
 use koth::referee::Referee;
 use koth::sandbox::{Limits, VfsLimits};
 use std::path::PathBuf;
@@ -23,16 +25,16 @@ const GOAL: f64 = 1.3;
 
 #[derive(Args)]
 pub(crate) struct PlayBench {
-    /// Euchre's referee as a component (`euchre_referee.wasm`, built from
-    /// `referees/euchre/component`).
+    /// A built-in game's referee as a component (`coup_referee.wasm`, `euchre_referee.wasm`,
+    /// built from `referees/<game>/component`).
     #[arg(value_name = "REFEREE.wasm")]
     referee: PathBuf,
-    /// The Euchre bots (.wasm); at least two.
+    /// The game's bots (.wasm); at least two.
     #[arg(required = true, value_name = "BOT.wasm")]
     bots: Vec<PathBuf>,
-    /// Games per pair of bots (each partnered with a copy of itself).
-    #[arg(long, default_value_t = 20)]
-    games: u32,
+    /// Rounds: matches per pairing, in the game's first format, with its default options.
+    #[arg(long, alias = "games", default_value_t = 20)]
+    rounds: u32,
     /// Times each way is played, alternating; the fastest of each counts.
     #[arg(long, default_value_t = 3)]
     repeat: u32,
@@ -47,17 +49,12 @@ pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
     if a.bots.len() < 2 {
         bail!("the benchmark needs at least two bots");
     }
-    if a.repeat == 0 || a.games == 0 {
-        bail!("--repeat and --games must be at least 1");
+    if a.repeat == 0 || a.rounds == 0 {
+        bail!("--repeat and --rounds must be at least 1");
     }
     let jobs = a.jobs.unwrap_or_else(koth::command::cores).max(1);
     let mut setup = crate::bench_setup(&a.engine, jobs, a.bots.len())?;
     let sandbox = &setup.sandbox;
-    let bots = crate::load_bots_timed(sandbox, &a.bots, euchre::NAME)?;
-    let players: Vec<Arc<dyn Player>> = bots
-        .iter()
-        .map(|b| Arc::clone(b) as Arc<dyn Player>)
-        .collect();
     let t = Instant::now();
     let component = ComponentReferee::load(
         sandbox,
@@ -70,22 +67,40 @@ pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
         a.referee.display(),
         t.elapsed().as_secs_f64()
     );
-    if component.description() != euchre::referee().description() {
+    let d = component.description().clone();
+    let native = registry::referee(&d.name).with_context(|| {
+        format!(
+            "{}: koth has no built-in referee of its game, {} (it has {})",
+            a.referee.display(),
+            d.name,
+            registry::names().join(", ")
+        )
+    })?;
+    if native.description() != &d {
         bail!(
-            "{} does not describe Euchre as koth's built-in referee does: not Euchre's referee",
-            a.referee.display()
+            "{} does not describe {} as koth's built-in referee does: not its referee",
+            a.referee.display(),
+            d.name
         );
     }
-    let opts = euchre::options(
-        a.games,
-        euchre::rules::DEFAULT_TARGET,
-        Partners::Copies,
+    let bots = crate::load_bots_timed(sandbox, &a.bots, &d.name)?;
+    let players: Vec<Arc<dyn Player>> = bots
+        .iter()
+        .map(|b| Arc::clone(b) as Arc<dyn Player>)
+        .collect();
+    // The game's defaults: its first format and way of filling teams, its options' defaults.
+    let opts = RefereeOptions::new(
+        &d,
+        d.formats[0].into(),
+        a.rounds,
+        d.partners.first().map(|&p| p.into()),
         false,
+        resolve(&d.options, &[])?,
         1,
         Limits::default(),
-    )?;
+    );
     let entry = component.manifest_entry(&a.referee);
-    let builtin = euchre::game();
+    let builtin = RefereeGame::new(native);
     let plugin = RefereeGame::new(Arc::new(component) as Arc<dyn Referee>);
     let time = |game: &RefereeGame| -> anyhow::Result<(f64, RefereeRun)> {
         let t = Instant::now();
@@ -111,12 +126,14 @@ pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
     let run = last.context("no run")?;
     let inv = run.invocations();
     println!(
-        "{} games, {inv} invocations, {jobs} worker(s), the fastest of {} runs each:",
+        "{} {}, {inv} invocations, {jobs} worker(s), the fastest of {} runs each:",
         run.records.len(),
+        d.scoring.matches,
         a.repeat
     );
     println!(
-        "built-in referee (koth euchre):            {best_builtin:.2} s wall ({:.0} invocations/s)",
+        "built-in referee (koth play {}): {best_builtin:.2} s wall ({:.0} invocations/s)",
+        d.name,
         inv as f64 / best_builtin
     );
     println!(
@@ -135,7 +152,7 @@ pub(crate) fn run(a: PlayBench) -> anyhow::Result<ExitCode> {
             then_exits: false,
             game: &plugin,
             referee: Some(entry),
-            unit: "games",
+            unit: &d.scoring.matches,
         },
         &mut setup,
         &bots,
