@@ -41,9 +41,14 @@ fn command(manifest: &Value, referee_file: Option<String>) -> Command {
     let o = manifest.get("options").unwrap_or(&Value::Null);
     let referee = manifest.get("referee").filter(|r| r.is_object());
     let game = manifest.get("game").and_then(Value::as_str).unwrap_or("");
+    // A game built into koth as a referee, played by `koth play GAME` (its options hold the
+    // game's shape, and no referee's file is named). Euchre's runs, the same archive from
+    // `koth euchre` or `koth play euchre`, are re-run with `koth euchre`.
+    let built_in = referee.is_none() && o.get("game").is_some_and(Value::is_object);
     let head = match (referee, referee_file) {
         (Some(_), Some(file)) => vec!["play".to_string(), file],
         (Some(r), None) => vec!["play".to_string(), text(r.get("file"))],
+        (None, _) if built_in && game != "euchre" => vec!["play".to_string(), game.to_string()],
         (None, _) => vec![game.to_string()],
     };
     let mut args: Vec<String> = Vec::new();
@@ -55,22 +60,32 @@ fn command(manifest: &Value, referee_file: Option<String>) -> Command {
             args.push(text(Some(v)));
         }
     };
+    let referee_flags = |flag: &mut dyn FnMut(&str, Option<&Value>)| {
+        for k in [
+            "format",
+            "rounds",
+            "partners",
+            "paired",
+            "opponents",
+            "scratch",
+        ] {
+            flag(k, o.get(k));
+        }
+        for (k, v) in o
+            .get("options")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            flag(
+                "opt",
+                Some(&Value::String(format!("{k}={}", text(Some(v))))),
+            );
+        }
+    };
     match (referee, game) {
         (Some(r), _) => {
-            for k in ["format", "rounds", "partners", "paired", "opponents"] {
-                flag(k, o.get(k));
-            }
-            for (k, v) in o
-                .get("options")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-            {
-                flag(
-                    "opt",
-                    Some(&Value::String(format!("{k}={}", text(Some(v))))),
-                );
-            }
+            referee_flags(&mut flag);
             flag("referee-fuel", r.get("fuel"));
             flag("referee-memory", mib(r.get("memory_bytes")).as_ref());
         }
@@ -82,6 +97,7 @@ fn command(manifest: &Value, referee_file: Option<String>) -> Command {
             flag("partners", o.get("partners"));
             flag("paired", o.get("paired"));
         }
+        (None, _) if built_in => referee_flags(&mut flag),
         (None, _) => {
             for k in [
                 "rounds",
@@ -142,6 +158,30 @@ pub fn shell_word(word: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_built_in_referees_run_is_rerun_with_play_and_the_games_name() {
+        let m = json!({
+            "game": "coup",
+            "bots": [{"file": "a.wasm"}, {"file": "b.wasm"}],
+            "referee": null,
+            "options": {"game": {"name": "coup"}, "format": "ordered-pairs", "rounds": 3,
+                        "paired": false, "options": {}, "seed": 7, "scratch": "tournament",
+                        "limits": {"fuel": 99, "memory_bytes": 67108864}}
+        });
+        assert_eq!(
+            shell_line(&rerun_command(&m)),
+            "koth play coup a.wasm b.wasm --format ordered-pairs --rounds 3 --scratch tournament \
+             --seed 7 --fuel 99 --memory 64"
+        );
+        // Coup's own archives (no game shape in their options) keep `koth coup`.
+        let m = json!({"game": "coup", "bots": [{"file": "a.wasm"}],
+                       "options": {"rounds": 2, "scratch": "game", "seed": 1}});
+        assert_eq!(
+            shell_line(&rerun_command(&m)),
+            "koth coup a.wasm --rounds 2 --scratch game --seed 1"
+        );
+    }
 
     #[test]
     fn a_referee_run_is_rerun_with_play_and_its_options() {
