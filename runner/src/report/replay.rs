@@ -15,7 +15,8 @@
 use super::{board, MatchLogs, ReportError};
 use crate::games::{bank_heist, coup};
 use crate::referee::record::{InvocationRecord, State};
-use crate::referee::shape::GameShape;
+use crate::referee::schedule;
+use crate::referee::shape::{GameShape, RefereeOptions};
 use crate::sandbox::Outcome;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -119,10 +120,17 @@ pub(crate) fn adapter(
 ) -> Option<Box<dyn Adapter>> {
     if let Some(shape) = manifest.pointer("/options/game") {
         let shape: GameShape = serde_json::from_value(shape.clone()).ok()?;
+        // Coup's referee shows no board (the records stay as small as the built-in's): its
+        // games are dealt again here, as the built-in's are.
+        if manifest.get("game").and_then(|g| g.as_str()) == Some(koth_referee_coup::NAME) {
+            if let Some(deals) = RefereeDeals::new(manifest, results) {
+                return Some(Box::new(Coup::new(manifest, results, Some(deals))));
+            }
+        }
         return Some(Box::new(Plugin::new(shape, results)));
     }
     match manifest.get("game")?.as_str()? {
-        "coup" => Some(Box::new(Coup::new(manifest, results))),
+        "coup" => Some(Box::new(Coup::new(manifest, results, None))),
         "bank-heist" => Some(Box::new(BankHeist {
             bots: manifest
                 .get("bots")
@@ -195,8 +203,54 @@ struct CoupGame {
     forfeit: Option<coup::driver::Forfeit>,
 }
 
+/// What the report needs of a run of Coup's referee to deal its games again: each match's
+/// seed and seats, from the run's schedule (a match's seed depends only on what defines it,
+/// so the manifest gives it back), and its history file's name, from `results.json`.
+struct RefereeDeals {
+    /// By match index: the seed and the bots in seats 0 and 1.
+    matches: Vec<(u64, [String; 2])>,
+    /// By match index: the history file's name.
+    files: BTreeMap<usize, String>,
+}
+
+impl RefereeDeals {
+    fn new(manifest: &serde_json::Value, results: &serde_json::Value) -> Option<RefereeDeals> {
+        let options: RefereeOptions =
+            serde_json::from_value(manifest.get("options")?.clone()).ok()?;
+        let names: Vec<String> = manifest
+            .get("bots")?
+            .as_array()?
+            .iter()
+            .map(|b| Some(b.get("name")?.as_str()?.to_string()))
+            .collect::<Option<_>>()?;
+        let matches = schedule::schedule(&options, &names)
+            .ok()?
+            .into_iter()
+            .map(|f| match f.seats[..] {
+                [a, b] => Some((f.seed, [names[a].clone(), names[b].clone()])),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let files = results
+            .pointer("/detail/matches")
+            .and_then(|m| m.as_array())
+            .map(|ms| {
+                ms.iter()
+                    .filter_map(|m| {
+                        let i = m.get("index")?.as_u64()? as usize;
+                        Some((i, m.pointer("/result/file")?.as_str()?.to_string()))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(RefereeDeals { matches, files })
+    }
+}
+
+/// Coup's replays, from either layout: the built-in driver's or its referee's.
 struct Coup {
-    /// Each game's forfeit, from `results.json`'s detail.
+    /// Each game's forfeit, from `results.json`'s detail (the driver's layout; the
+    /// referee's records carry their failure).
     forfeits: BTreeMap<usize, coup::driver::Forfeit>,
     /// The history so far in the game being read.
     history: String,
@@ -204,12 +258,18 @@ struct Coup {
     /// The tournament's seed and whether its deals are paired (the manifest's options), to
     /// deal each game again for its board; `None` when the manifest does not say.
     deal: Option<(u64, bool)>,
+    /// A run of the referee: how its matches were dealt.
+    referee: Option<RefereeDeals>,
     /// The moves of the last games read, by game, for their boards.
     moves: GameBuffer<usize, board::CoupMove>,
 }
 
 impl Coup {
-    fn new(manifest: &serde_json::Value, results: &serde_json::Value) -> Coup {
+    fn new(
+        manifest: &serde_json::Value,
+        results: &serde_json::Value,
+        referee: Option<RefereeDeals>,
+    ) -> Coup {
         let games: Vec<CoupGame> = results
             .pointer("/detail/games")
             .and_then(|g| serde_json::from_value(g.clone()).ok())
@@ -226,52 +286,106 @@ impl Coup {
                 let paired = o.get("paired").and_then(|p| p.as_bool()).unwrap_or(false);
                 Some((seed, paired))
             }),
+            referee,
             moves: GameBuffer::default(),
         }
     }
 
-    /// The board after each move of the game `file` (`<first>_<second>_<round>.txt`),
-    /// dealt again from the seed; `None` if it cannot be, or if a move's arguments differ
-    /// from what the rules give.
+    /// The board after each move of the game `key`, dealt again from its seed; `None` if it
+    /// cannot be, or if a move's arguments differ from what the rules give.
     fn states(
         &self,
-        file: &str,
+        key: &GameKey,
         steps: &[Step],
         moves: &[board::CoupMove],
     ) -> Option<Vec<serde_json::Value>> {
+        if let Some(r) = &self.referee {
+            let (seed, [first, second]) = r.matches.get(key.match_index)?;
+            return board::coup_states(*seed, [first, second], moves);
+        }
+        // The driver's file is `<first>_<second>_<round>.txt`, dealt from the run's seed.
         let (seed, paired) = self.deal?;
         let first = steps.iter().find(|s| s.seat == "seat 0")?.bot.as_str();
-        let stem = file.strip_suffix(".txt")?;
+        let stem = key.label.strip_suffix(".txt")?;
         let (pair, round) = stem.rsplit_once('_')?;
         let second = pair.strip_prefix(first)?.strip_prefix('_')?;
         let round: u32 = round.parse().ok()?;
         let deck = coup::tournament::deck_seed(seed, paired, round, first, second);
         board::coup_states(deck, [first, second], moves)
     }
+
+    /// A line of the referee's records: the match, and the decision as the driver's line
+    /// has it (its arguments, what it appended, its failure).
+    fn referee_line(&self, line: &str) -> Result<(GameKey, InvocationRecord), String> {
+        let l: PluginLine = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        let inv: InvocationRecord = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        let label = self
+            .referee
+            .as_ref()
+            .and_then(|r| r.files.get(&l.index))
+            .cloned()
+            .unwrap_or_else(|| format!("match {}", l.index));
+        let key = GameKey {
+            match_index: l.index,
+            game: 0,
+            label,
+        };
+        Ok((key, inv))
+    }
 }
 
 impl Adapter for Coup {
     fn parse(&mut self, line: &str) -> Result<(GameKey, Step), String> {
-        let l: CoupLine = serde_json::from_str(line).map_err(|e| e.to_string())?;
-        if self.game != Some(l.game) {
-            self.game = Some(l.game);
+        // Both layouts become the driver's: the arguments, what was appended, the outcome.
+        let (key, inv, failure) = if self.referee.is_some() {
+            let (key, r) = self.referee_line(line)?;
+            let inv = coup::driver::InvocationRecord {
+                n: r.n,
+                seat: r.seat as usize,
+                bot: r.bot,
+                argv: r.args,
+                // Whatever the bot appended: the referee's answer, empty when the file was
+                // not only appended to (its failure says how).
+                appended: (r.outcome == Outcome::Ok && !r.answer.is_empty()).then_some(r.answer),
+                outcome: r.outcome,
+                stdout: r.stdout,
+                fuel_used: r.fuel_used,
+                stderr_tail: r.stderr_tail,
+            };
+            let failure = r.failure.map(|f| Failure {
+                kind: f.kind,
+                detail: f.detail,
+            });
+            (key, inv, failure)
+        } else {
+            let l: CoupLine = serde_json::from_str(line).map_err(|e| e.to_string())?;
+            let key = GameKey {
+                match_index: l.game,
+                game: 0,
+                label: l.file,
+            };
+            (key, l.inv, None)
+        };
+        if self.game != Some(key.match_index) {
+            self.game = Some(key.match_index);
             self.history.clear();
         }
         self.moves.push(
-            l.game,
+            key.match_index,
             board::CoupMove {
-                argv: l.inv.argv.iter().map(str::to_string).collect(),
-                ok: l.inv.outcome == Outcome::Ok,
-                void: matches!(l.inv.outcome, Outcome::HostFault(_)),
-                appended: l.inv.appended.clone(),
-                stdout: l.inv.stdout.clone(),
+                argv: inv.argv.iter().map(str::to_string).collect(),
+                // A move the referee refused is a forfeit, as a crash is: the rules never
+                // took it.
+                ok: inv.outcome == Outcome::Ok && failure.is_none(),
+                void: matches!(inv.outcome, Outcome::HostFault(_)),
+                appended: inv.appended.clone(),
+                stdout: inv.stdout.clone(),
             },
         );
         let before = self.history.clone();
-        if let Some(a) = &l.inv.appended {
+        if let Some(a) = &inv.appended {
             self.history.push_str(a);
         }
-        let inv = l.inv;
         let step = Step {
             decision: 0,
             seat: format!("seat {}", inv.seat),
@@ -288,23 +402,18 @@ impl Adapter for Coup {
             answer: inv.appended.as_deref().map(quoted).unwrap_or_default(),
             stdout: inv.stdout.clone(),
             outcome: outcome_text(&inv.outcome),
-            failure: None,
+            failure,
             fuel: inv.fuel_used,
             after: vec![format!("history file: {}", quoted(&self.history))],
             state: None,
             bot: inv.bot,
-        };
-        let key = GameKey {
-            match_index: l.game,
-            game: 0,
-            label: l.file,
         };
         Ok((key, step))
     }
 
     fn boards(&mut self, key: &GameKey, steps: &mut [Step]) {
         let moves = self.moves.take(&key.match_index);
-        if let Some(states) = self.states(&key.label, steps, &moves) {
+        if let Some(states) = self.states(key, steps, &moves) {
             for (step, state) in steps.iter_mut().zip(states) {
                 step.state = State::from_value(state).ok();
             }
@@ -322,7 +431,11 @@ impl Adapter for Coup {
     }
 
     fn enrich(&mut self, logs: &mut MatchLogs, replay: &mut Replay) -> Result<(), ReportError> {
-        let name = format!("logs/{}.log", replay.label.trim_end_matches(".txt"));
+        let name = if self.referee.is_some() {
+            format!("logs/match-{}.log", replay.match_index)
+        } else {
+            format!("logs/{}.log", replay.label.trim_end_matches(".txt"))
+        };
         let log = match logs.text(&name)? {
             Ok(log) => log,
             Err(missing) => {
@@ -331,7 +444,8 @@ impl Adapter for Coup {
                 return Ok(());
             }
         };
-        // The driver logs each invocation as `bot "arg" "arg"...` before what followed it.
+        // The driver and the referee log each invocation as `bot "arg" "arg"...` before what
+        // followed it.
         let mut current: Option<usize> = None;
         let mut next = 0;
         for line in log.lines() {
