@@ -21,8 +21,8 @@ use clap::{Args, Parser, Subcommand};
 use koth::command::engine::EngineArgs;
 use koth::command::phases::Phases;
 use koth::command::play::{self as common, Run, Setup, TournamentArgs};
-use koth::games::coup::tournament::{self, CoupOptions};
-use koth::games::{Game, Player};
+use koth::games::coup;
+use koth::games::{Finished, Game, Player};
 use koth::sandbox::{Bot, Invocation, Limits, Report, Sandbox, Vfs, VfsLimits};
 use koth_bench::floor::{Floor, MINIMAL_WAT};
 use std::path::{Path, PathBuf};
@@ -387,18 +387,23 @@ impl Player for NativePlayer {
 fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
     let jobs = a.jobs.unwrap_or_else(koth::command::cores);
     let mut setup = bench_setup(&a.engine, jobs, a.bots.len())?;
-    let bots = load_bots_timed(&setup.sandbox, &a.bots, "coup")?;
-    let opts = CoupOptions {
-        rounds: a.rounds,
-        seed: 1,
-        ..CoupOptions::default()
-    };
+    let bots = load_bots_timed(&setup.sandbox, &a.bots, coup::NAME)?;
+    // `koth coup --rounds R`'s options: Coup's referee, built in, as `koth coup` plays it.
+    let opts = coup::options(
+        a.rounds,
+        Default::default(),
+        false,
+        None,
+        1,
+        koth::sandbox::Limits::default(),
+    );
+    let game = coup::game();
     let players: Vec<Arc<dyn Player>> = bots
         .iter()
         .map(|b| Arc::clone(b) as Arc<dyn Player>)
         .collect();
     let t = Instant::now();
-    let koth_run = tournament::run(&players, &opts, jobs, &|_, _| {})?;
+    let koth_run = game.play_whole(&players, &opts, jobs, &|_, _| {})?;
     let koth_secs = t.elapsed().as_secs_f64();
     let inv = koth_run.invocations();
     println!(
@@ -413,7 +418,7 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
     whole_command(
         Run {
             then_exits: false,
-            game: &tournament::Coup,
+            game: &game,
             referee: None,
             unit: "games",
         },
@@ -437,7 +442,7 @@ fn coup_bench(a: CoupBench) -> anyhow::Result<ExitCode> {
         .map(|n| Arc::new(n) as Arc<dyn Player>)
         .collect();
     let t = Instant::now();
-    let native_run = tournament::run(&nplayers, &opts, jobs, &|_, _| {})?;
+    let native_run = game.play_whole(&nplayers, &opts, jobs, &|_, _| {})?;
     let native_secs = t.elapsed().as_secs_f64();
     let _ = std::fs::remove_dir_all(&root);
     let games = format!("{} games", native_run.records.len());

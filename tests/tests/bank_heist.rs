@@ -93,7 +93,7 @@ fn archives_are_identical_for_any_worker_count() {
         assert!(v == &two[k], "{k} differs between --jobs 1 and --jobs 2");
     }
     let results: serde_json::Value = serde_json::from_slice(&one["results.json"]).unwrap();
-    assert_eq!(results["schema"], "koth-results/3");
+    assert_eq!(results["schema"], "koth-results/4");
     assert_eq!(results["ranked_by"], "score");
     assert_eq!(results["score"], "credits");
     assert_eq!(results["game"], "bank-heist");

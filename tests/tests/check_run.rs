@@ -73,7 +73,8 @@ fn an_illegal_first_answer_and_a_crash_fail_with_the_games_reading() {
     let (ok, text) = check(tmp.path(), &["--game", "coup"], &[illegal]);
     assert!(!ok, "{text}");
     assert!(
-        text.contains("FAIL  cheat_illegal (") && text.contains("forfeited: illegal"),
+        text.contains("FAIL  cheat_illegal (")
+            && text.contains("in coup, match 0, decision 0: illegal move: made an illegal move"),
         "{text}"
     );
     assert!(

@@ -2,8 +2,9 @@
 //! bots: whole tournaments whose every game is Coup by the rules (each match's history is
 //! what its bots appended, in order, and re-plays to the same end in `koth verify`), the same
 //! archive at any worker count, `--scratch tournament` keeping each bot's folder for the
-//! whole run, and the refusals. The referee's own rules against the built-in driver, move
-//! for move, are `koth`'s unit test `games::coup::twin_tests`.
+//! whole run, and the refusals; `koth coup` is the same run as `koth play coup`, and the
+//! archives `koth coup` wrote with its old driver still report and verify. The referee's own
+//! rules against that driver, move for move, are `koth`'s unit test `games::coup::twin_tests`.
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -289,4 +290,84 @@ fn the_built_in_referee_gives_the_components_archive() {
     let o = koth(&args);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && err.contains("coup, euchre"), "{err}");
+}
+
+/// `koth coup` is `koth play coup`, byte for byte; and an archive of the built-in driver,
+/// which `koth coup` wrote before `koth-results/4`, still reports and verifies.
+#[test]
+fn koth_coup_is_koth_play_coup_and_the_drivers_archives_still_verify() {
+    use koth::games::coup::tournament::{self, BotEntry, CoupOptions, Manifest};
+    use koth::sandbox::{Sandbox, SandboxOptions};
+    let tmp = tempfile::Builder::new()
+        .prefix("koth-coup-switch-")
+        .tempdir()
+        .unwrap();
+    let names = ["calculator", "taxman", "random"];
+    let bots: Vec<PathBuf> = names.iter().map(|n| koth_tests::wasm(n)).collect();
+    let (coup, play) = (tmp.path().join("coup"), tmp.path().join("play"));
+    let mut args = os(&["coup"]);
+    args.extend(bots.iter().map(|b| b.clone().into_os_string()));
+    args.extend(os(&["--rounds", "2", "--paired", "--seed", "4", "--out"]));
+    args.push(coup.clone().into());
+    ok(&args);
+    args[0] = "play".into();
+    args.insert(1, "coup".into());
+    *args.last_mut().unwrap() = play.clone().into();
+    ok(&args);
+    let tree = koth_tests::read_tree(&coup);
+    assert_eq!(tree, koth_tests::read_tree(&play));
+    let results = json(&tree, "results.json");
+    assert_eq!(results["schema"], "koth-results/4");
+    assert_eq!(
+        json(&tree, "manifest.json")["options"]["game"]["name"],
+        "coup"
+    );
+
+    // The driver's archive, written as koth 0.7.0's `koth coup` wrote it.
+    let sb = Sandbox::new(SandboxOptions::default()).unwrap();
+    let loaded: Vec<_> = bots
+        .iter()
+        .map(|b| sb.load_file(b, None).unwrap())
+        .collect();
+    let opts = CoupOptions {
+        rounds: 2,
+        seed: 4,
+        ..CoupOptions::default()
+    };
+    let t = tournament::run(&koth_tests::players(&loaded), &opts, 2, &|_, _| {}).unwrap();
+    let old = tmp.path().join("old");
+    let archive = koth::tournament::archive::Archive::create(&old).unwrap();
+    let manifest = Manifest {
+        game: "coup".into(),
+        koth_version: "0.7.0".into(),
+        bots: loaded
+            .iter()
+            .map(|b| BotEntry {
+                name: b.name().into(),
+                file: format!("{}.wasm", b.name()),
+                sha256: b.sha256_hex(),
+            })
+            .collect(),
+        options: opts,
+        engine: sb.settings().clone(),
+        referee: None,
+    };
+    tournament::write_archive(&t, &manifest, &archive).unwrap();
+    let old_results = json(&koth_tests::read_tree(&old), "results.json");
+    assert!(old_results["detail"]["games"].is_array());
+    let mut verify = os(&["verify"]);
+    verify.push(old.clone().into());
+    verify.extend(os(&["--all", "--bots"]));
+    verify.push(bots[0].parent().unwrap().into());
+    let o = ok(&verify);
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("written again identically"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let mut report = os(&["report"]);
+    report.push(old.clone().into());
+    ok(&report);
+    let page = std::fs::read_to_string(old.join("report.html")).unwrap();
+    assert!(page.matches("\"revealed\":").count() > 0, "no board");
 }

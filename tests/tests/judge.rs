@@ -60,29 +60,27 @@ fn every_coup_decision_is_judged_as_the_game_judged_it() {
     let results: Value =
         serde_json::from_slice(&std::fs::read(tmp.path().join("results.json")).expect("results"))
             .expect("json");
-    let games = results["detail"]["games"].as_array().expect("games");
+    let matches = results["detail"]["matches"].as_array().expect("matches");
     let (mut judged, mut refused) = (0, 0);
     let mut history: Vec<u8> = Vec::new();
     let mut game = u64::MAX;
     for (i, l) in lines.iter().enumerate() {
-        if l["game"].as_u64() != Some(game) {
-            game = l["game"].as_u64().expect("game");
+        if l["match"].as_u64() != Some(game) {
+            game = l["match"].as_u64().expect("match");
             history.clear();
         }
         if l["outcome"]["kind"] != "ok" {
             continue;
         }
-        let argv: Vec<String> = l["argv"]
+        let argv: Vec<String> = l["args"]
             .as_array()
-            .expect("argv")
+            .expect("args")
             .iter()
             .map(text)
             .collect();
+        // The referee's answer is what the bot appended.
         let before = history.clone();
-        let after = match l["appended"].as_str() {
-            Some(a) => [before.clone(), a.as_bytes().to_vec()].concat(),
-            None => before.clone(),
-        };
+        let after = [before.clone(), text(&l["answer"]).into_bytes()].concat();
         let j = judge(
             "coup",
             &Answered {
@@ -100,9 +98,10 @@ fn every_coup_decision_is_judged_as_the_game_judged_it() {
             i + 1,
             j.input_notes
         );
-        let last = lines.get(i + 1).is_none_or(|n| n["game"] != l["game"]);
-        let forfeit = &games[game as usize]["forfeit"];
+        let last = lines.get(i + 1).is_none_or(|n| n["match"] != l["match"]);
+        let forfeit = &matches[game as usize]["result"]["forfeit"];
         let forfeited_here = last && !forfeit.is_null();
+        assert_eq!(l.get("failure").is_some(), forfeited_here, "line {}", i + 1);
         assert_eq!(
             j.refused.is_some(),
             forfeited_here,

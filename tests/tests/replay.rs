@@ -173,7 +173,7 @@ fn sampled_decisions_of_a_coup_run_are_reproduced() {
         &["calculator", "taxman", "random", "bandit", "exit3"],
         &["--rounds", "1"],
     );
-    assert!(replay_sample(&bench, "game") >= 9);
+    assert!(replay_sample(&bench, "match") >= 9);
     // With folders that live for the whole tournament, a game depends on the earlier ones:
     // they are played again first.
     bench.run(
@@ -181,7 +181,7 @@ fn sampled_decisions_of_a_coup_run_are_reproduced() {
         &["calculator", "taxman", "random", "bandit", "exit3"],
         &["--rounds", "1", "--scratch", "tournament"],
     );
-    assert!(replay_sample(&bench, "game") >= 9);
+    assert!(replay_sample(&bench, "match") >= 9);
 }
 
 #[test]
@@ -283,7 +283,7 @@ fn the_first_failed_decision_is_the_default_and_a_new_build_is_read_by_the_game(
     let bench = Bench::new(&["taxman", "random"], &["exit3", "history_append3"]);
     bench.run(&["coup"], &["taxman", "exit3"], &["--rounds", "1"]);
     // Game 0 is taxman against exit3, which exits 3 at its first decision and forfeits.
-    let lines = &bench.lines("game")[&0];
+    let lines = &bench.lines("match")[&0];
     let first_failed = lines.iter().position(line_failed).expect("exit3 failed");
     let out = bench.replay(&["--match", "0"]);
     let said = text(&out);
@@ -318,7 +318,7 @@ fn the_first_failed_decision_is_the_default_and_a_new_build_is_read_by_the_game(
     assert!(out.status.success(), "{said}");
     assert!(said.contains("as the new build"), "{said}");
     assert!(said.contains("taxman forfeits"), "{said}");
-    assert!(said.contains("appended was"), "{said}");
+    assert!(said.contains("answer was \"T\", now"), "{said}");
     assert!(said.contains("fuel_used was"), "{said}");
     assert!(!said.contains("the same as the record"), "{said}");
     // The original bot, asked again, is the same as the record.

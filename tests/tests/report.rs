@@ -59,7 +59,10 @@ fn archive_dir() -> (ArchiveDir, Archive) {
     (ArchiveDir { _tmp: tmp, path }, archive)
 }
 
-/// A Coup round robin of three example bots and a cheater that makes an illegal move.
+/// A Coup round robin of three example bots and a cheater that makes an illegal move, in the
+/// layout of the built-in driver, which wrote Coup archives before `koth-results/4` (the
+/// report of an archive of Coup's referee, which `koth coup` writes now, is in
+/// `coup_referee.rs`).
 fn coup_archive(sb: &Sandbox) -> ArchiveDir {
     let bots = load(
         sb,

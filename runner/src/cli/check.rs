@@ -7,10 +7,7 @@ use koth::games::bank_heist::{
     self,
     format::{BankHeist, BankHeistOptions},
 };
-use koth::games::coup::{
-    self,
-    tournament::{Coup, CoupOptions},
-};
+use koth::games::coup;
 use koth::games::euchre::{self, Partners};
 use koth::games::trial::trial;
 use koth::games::{self, Player};
@@ -384,14 +381,9 @@ fn run_trial(game: &TrialGame, bot: Bot) -> anyhow::Result<Verdict> {
     let bot: Arc<dyn Player> = Arc::new(bot);
     let limits = Limits::default();
     let result = match game {
-        TrialGame::Named(g) if g == coup::tournament::NAME => {
-            let opts = CoupOptions {
-                rounds: 1,
-                seed: 1,
-                limits,
-                ..CoupOptions::default()
-            };
-            trial(&Coup, &opts, bot, 2)
+        TrialGame::Named(g) if g == coup::NAME => {
+            let opts = coup::options(1, Default::default(), false, None, 1, limits);
+            trial(&coup::game(), &opts, bot, 2)
         }
         TrialGame::Named(g) if g == bank_heist::format::NAME => {
             let opts = BankHeistOptions {

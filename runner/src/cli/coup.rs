@@ -1,10 +1,12 @@
-//! `koth coup`: a Coup round robin between wasm bots.
+//! `koth coup`: a Coup round robin between wasm bots, played by Coup's referee, built in
+//! (the same run as `koth play coup` with the same flags).
 
-use anyhow::{anyhow, bail};
+use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use koth::command::play::{self as common, TournamentArgs};
-use koth::games::coup::tournament::{self, Coup, CoupOptions, ScratchScope};
-use koth::sandbox::VfsLimits;
+use koth::games::coup;
+use koth::referee::schedule;
+use koth::tournament::ScratchScope;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -19,8 +21,9 @@ pub(crate) struct CoupArgs {
     /// Scratch lifetime: a fresh directory per game, or one per bot for the whole tournament.
     #[arg(long, value_enum, default_value = "game")]
     scratch: ScratchScope,
-    /// Paired (duplicate) deals: both games of a pair in a round start from the same deck
-    /// with the seats swapped, so the luck of the deal cancels (narrower rating intervals).
+    /// Paired (duplicate) deals: rounds come in twos, the second dealing each game of the
+    /// first again with the seats swapped, so the luck of the deal cancels (narrower rating
+    /// intervals).
     #[arg(long)]
     paired: bool,
     /// A sampled ladder, for ladders too big for a round robin: in each round every bot meets
@@ -39,19 +42,24 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
     if let Some(m) = args.opponents {
         koth::tournament::sample::check_opponents(m).map_err(|why| anyhow!("--opponents {why}"))?;
     }
+    if args.rounds == 0 {
+        bail!("--rounds must be at least 1");
+    }
     let setup = args.common.setup(args.bots.len())?;
-    let bots = common::load_bots(&setup.sandbox, &args.bots, "coup")?;
-    let opts = CoupOptions {
-        rounds: args.rounds,
-        seed: args.common.seed,
-        limits: setup.limits,
-        vfs: VfsLimits::default(),
-        scratch: args.scratch,
-        paired: args.paired,
-        opponents: args.opponents,
-    };
-    let out = args.common.out(&format!("coup-seed{}", opts.seed));
-    let total = tournament::game_count(bots.len(), &opts);
+    let opts = coup::options(
+        args.rounds,
+        args.scratch,
+        args.paired,
+        args.opponents,
+        args.common.seed,
+        setup.limits,
+    );
+    let total =
+        schedule::count(&opts, args.bots.len()).context("Coup cannot be played with these bots")?;
+    let bots = common::load_bots(&setup.sandbox, &args.bots, coup::NAME)?;
+    let out = args
+        .common
+        .out(&format!("{}-seed{}", coup::NAME, opts.seed));
     eprintln!(
         "Coup: {} bots, {} rounds{}, {} games, seed {}, {} worker(s)",
         bots.len(),
@@ -67,7 +75,7 @@ pub(crate) fn run(args: CoupArgs) -> anyhow::Result<ExitCode> {
     common::play(
         common::Run {
             then_exits: true,
-            game: &Coup,
+            game: &coup::game(),
             referee: None,
             unit: "games",
         },

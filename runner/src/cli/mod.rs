@@ -169,10 +169,13 @@ mod tests {
     fn the_reports_rerun_command_parses_for_every_game() {
         use koth::games::bank_heist::format::BankHeistOptions;
         use koth::games::bank_heist::rules::Variant;
-        use koth::games::coup::tournament::CoupOptions;
+        use koth::games::coup::{self, tournament::CoupOptions};
         use koth::games::euchre::{self, Partners};
         let limits = koth::sandbox::Limits::default();
-        let coup = CoupOptions {
+        let scratch = koth::tournament::ScratchScope::Tournament;
+        let coup = coup::options(4, scratch, true, Some(4), 5, limits);
+        // An archive of the built-in driver, before Coup's referee played `koth coup`.
+        let driver = CoupOptions {
             opponents: Some(4),
             paired: true,
             ..CoupOptions::default()
@@ -192,6 +195,10 @@ mod tests {
         for (m, starts) in [
             (
                 manifest("coup", serde_json::to_value(&coup).unwrap(), Value::Null),
+                "coup",
+            ),
+            (
+                manifest("coup", serde_json::to_value(&driver).unwrap(), Value::Null),
                 "coup",
             ),
             (

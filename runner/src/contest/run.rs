@@ -5,14 +5,14 @@
 use super::config::Executor;
 use super::db::{self, MatchRow, Version};
 use super::{slurm, Contest, ContestError, GameConfig};
-use crate::games::coup::tournament::{Coup, CoupOptions, ScratchScope};
+use crate::games::coup;
 use crate::games::run::{self, Folder, Resume};
 use crate::games::{Finished, Game, Player};
 use crate::referee::component::ComponentReferee;
 use crate::referee::game::RefereeGame;
 use crate::referee::shape::RefereeOptions;
 use crate::referee::Referee;
-use crate::sandbox::{Bot, EngineOptions, LoadLimits, Sandbox, SandboxOptions, VfsLimits};
+use crate::sandbox::{Bot, EngineOptions, LoadLimits, Sandbox, SandboxOptions};
 use crate::tournament::journal::Header;
 use crate::tournament::store::Store;
 use crate::tournament::{RefereeEntry, RunPlan};
@@ -65,7 +65,11 @@ pub fn match_count(contest: &Contest, bots: usize) -> usize {
             rounds,
             paired,
             opponents,
-        } => Coup.match_count(bots, &coup_options(contest, *rounds, *paired, *opponents)),
+        } => crate::referee::schedule::count(
+            &coup_options(contest, *rounds, *paired, *opponents),
+            bots,
+        )
+        .unwrap_or(0),
         GameConfig::Referee {
             referee_options: o, ..
         } => crate::referee::schedule::count(&referee_options(contest, o), bots).unwrap_or(0),
@@ -102,22 +106,23 @@ pub fn load_referee(
     ))
 }
 
-/// A Coup contest's run options: its game's fields with the contest's seed and limits.
+/// A Coup contest's run options: its game's fields with the contest's seed and limits, as
+/// `koth coup` gives them (each bot's folder lasts a game: the runs re-play only new
+/// matches, which needs every match to stand alone).
 fn coup_options(
     contest: &Contest,
     rounds: u32,
     paired: bool,
     opponents: Option<u32>,
-) -> CoupOptions {
-    CoupOptions {
+) -> RefereeOptions {
+    coup::options(
         rounds,
-        seed: contest.config.seed,
-        limits: contest.config.limits(),
-        vfs: VfsLimits::default(),
-        scratch: ScratchScope::Game,
+        crate::tournament::ScratchScope::Game,
         paired,
         opponents,
-    }
+        contest.config.seed,
+        contest.config.limits(),
+    )
 }
 
 /// Play run `id` of these versions (in bot-name order) into `runs/<id>/`, reporting
@@ -221,7 +226,7 @@ fn execute_into(
             paired,
             opponents,
         } => play(
-            &Coup,
+            &coup::game(),
             coup_options(contest, *rounds, *paired, *opponents),
             None,
             &bots,
@@ -441,12 +446,13 @@ pub fn validation_match(
     opponent: Arc<Bot>,
 ) -> Result<(), Validation> {
     match &contest.config.game {
-        GameConfig::Coup {
-            paired, opponents, ..
-        } => {
-            let opts = coup_options(contest, 1, *paired, *opponents);
-            judge(&Coup, &opts, candidate, opponent)
-        }
+        // Both games of the pair, once: one round of the round robin of two.
+        GameConfig::Coup { .. } => judge(
+            &coup::game(),
+            &coup_options(contest, 1, false, None),
+            candidate,
+            opponent,
+        ),
         GameConfig::Referee {
             referee_options: o, ..
         } => {

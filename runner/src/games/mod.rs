@@ -135,11 +135,7 @@ pub trait GameVisitor {
 }
 
 /// Every built-in game's name, for messages.
-pub const GAMES: [&str; 3] = [
-    coup::tournament::NAME,
-    bank_heist::format::NAME,
-    euchre::NAME,
-];
+pub const GAMES: [&str; 3] = [coup::NAME, bank_heist::format::NAME, euchre::NAME];
 
 /// Run `visitor` with the game a manifest names (`None` for an unknown name):
 ///

@@ -308,6 +308,18 @@ impl Game for RefereeGame {
         &self.name
     }
 
+    /// A decision whose verdict carries events is read from its line. One without is read
+    /// from the human log, where a referee may mark each decision with the line `BOT "ARG"
+    /// "ARG"...` (the form of koth's logs, which Coup's referee writes): the lines after the
+    /// decision's mark, up to the next decision's.
+    fn decision_reading(&self, r: &MatchRecord, k: usize) -> Vec<String> {
+        if r.log.get(k).is_none_or(|d| !d.events.is_empty()) {
+            return Vec::new();
+        }
+        let marks = r.log.iter().map(|d| decision_mark(&d.bot, d.args.iter()));
+        lines_after_mark(r.human_log.iter(), marks, k)
+    }
+
     fn match_count(&self, bots: usize, opts: &RefereeOptions) -> usize {
         schedule::count(opts, bots).unwrap_or(0)
     }
@@ -525,4 +537,68 @@ pub fn write_archive(
             Ok(files)
         },
     )
+}
+
+/// The line that marks a decision in a human log: the bot's name and its arguments, each
+/// quoted as Rust's `Debug` quotes a string (newlines and quotes visible).
+pub fn decision_mark<S: AsRef<str>>(bot: &str, args: impl IntoIterator<Item = S>) -> String {
+    let quoted: Vec<String> = args
+        .into_iter()
+        .map(|a| format!("{:?}", a.as_ref()))
+        .collect();
+    format!("{bot} {}", quoted.join(" "))
+}
+
+/// The lines of `log` after the `k`th of `marks` (each found in order after the one before),
+/// up to the next; empty when the log does not hold the marks.
+fn lines_after_mark<'a>(
+    log: impl Iterator<Item = &'a str>,
+    marks: impl Iterator<Item = String>,
+    k: usize,
+) -> Vec<String> {
+    let log: Vec<&str> = log.collect();
+    let mut starts = Vec::new();
+    let mut from = 0;
+    for mark in marks.take(k + 2) {
+        match log[from..].iter().position(|l| *l == mark) {
+            Some(at) => {
+                starts.push(from + at);
+                from += at + 1;
+            }
+            None => break,
+        }
+    }
+    let Some(&start) = starts.get(k) else {
+        return Vec::new();
+    };
+    let end = starts.get(k + 1).copied().unwrap_or(log.len());
+    log[start + 1..end].iter().map(|l| l.to_string()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_decisions_reading_is_the_log_after_its_mark() {
+        let mark = |bot: &str, a: &str| decision_mark(bot, [a, "I\n"]);
+        assert_eq!(mark("ann", "f.txt"), "ann \"f.txt\" \"I\\n\"");
+        let log = [
+            "--- ann vs. bob".to_string(),
+            mark("ann", "1"),
+            "ann played".into(),
+            mark("bob", "2"),
+            mark("ann", "1"),
+            "ann again".into(),
+            "ann wins!".into(),
+        ];
+        let marks = || [mark("ann", "1"), mark("bob", "2"), mark("ann", "1")].into_iter();
+        let read = |k| lines_after_mark(log.iter().map(String::as_str), marks(), k);
+        assert_eq!(read(0), ["ann played"]);
+        assert!(read(1).is_empty());
+        // The same mark again is the next one after the one before, and the last decision
+        // reads to the end.
+        assert_eq!(read(2), ["ann again", "ann wins!"]);
+        assert!(read(3).is_empty());
+    }
 }

@@ -42,13 +42,14 @@ fn command(manifest: &Value, referee_file: Option<String>) -> Command {
     let referee = manifest.get("referee").filter(|r| r.is_object());
     let game = manifest.get("game").and_then(Value::as_str).unwrap_or("");
     // A game built into koth as a referee, played by `koth play GAME` (its options hold the
-    // game's shape, and no referee's file is named). Euchre's runs, the same archive from
-    // `koth euchre` or `koth play euchre`, are re-run with `koth euchre`.
+    // game's shape, and no referee's file is named). Coup's and Euchre's runs, the same
+    // archive from `koth coup` or `koth play coup`, are re-run with their own command.
     let built_in = referee.is_none() && o.get("game").is_some_and(Value::is_object);
+    let own_command = matches!(game, "coup" | "euchre");
     let head = match (referee, referee_file) {
         (Some(_), Some(file)) => vec!["play".to_string(), file],
         (Some(r), None) => vec!["play".to_string(), text(r.get("file"))],
-        (None, _) if built_in && game != "euchre" => vec!["play".to_string(), game.to_string()],
+        (None, _) if built_in && !own_command => vec!["play".to_string(), game.to_string()],
         (None, _) => vec![game.to_string()],
     };
     let mut args: Vec<String> = Vec::new();
@@ -96,6 +97,14 @@ fn command(manifest: &Value, referee_file: Option<String>) -> Command {
             flag("target", o.pointer("/options/target"));
             flag("partners", o.get("partners"));
             flag("paired", o.get("paired"));
+        }
+        // Coup is played by its referee, natively: always the ordered pairs, no options of
+        // its own. (A Coup archive before `koth-results/4`, the built-in driver's, has the
+        // same flags below; `koth coup` now deals its games differently.)
+        (None, "coup") if built_in => {
+            for k in ["rounds", "paired", "opponents", "scratch"] {
+                flag(k, o.get(k));
+            }
         }
         (None, _) if built_in => referee_flags(&mut flag),
         (None, _) => {
@@ -160,8 +169,8 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn a_built_in_referees_run_is_rerun_with_play_and_the_games_name() {
-        let m = json!({
+    fn a_built_in_referees_run_is_rerun_with_its_command_or_play_and_the_games_name() {
+        let mut m = json!({
             "game": "coup",
             "bots": [{"file": "a.wasm"}, {"file": "b.wasm"}],
             "referee": null,
@@ -169,12 +178,21 @@ mod tests {
                         "paired": false, "options": {}, "seed": 7, "scratch": "tournament",
                         "limits": {"fuel": 99, "memory_bytes": 67108864}}
         });
+        // Coup's referee, built in: `koth coup`, whose archive is `koth play coup`'s.
         assert_eq!(
             shell_line(&rerun_command(&m)),
-            "koth play coup a.wasm b.wasm --format ordered-pairs --rounds 3 --scratch tournament \
+            "koth coup a.wasm b.wasm --rounds 3 --scratch tournament --seed 7 --fuel 99 \
+             --memory 64"
+        );
+        // A built-in referee without a command of its own: `koth play NAME`.
+        m["game"] = json!("go");
+        assert_eq!(
+            shell_line(&rerun_command(&m)),
+            "koth play go a.wasm b.wasm --format ordered-pairs --rounds 3 --scratch tournament \
              --seed 7 --fuel 99 --memory 64"
         );
-        // Coup's own archives (no game shape in their options) keep `koth coup`.
+        // Coup's archives of the built-in driver (no game shape in their options) keep
+        // `koth coup`.
         let m = json!({"game": "coup", "bots": [{"file": "a.wasm"}],
                        "options": {"rounds": 2, "scratch": "game", "seed": 1}});
         assert_eq!(

@@ -18,10 +18,19 @@ use serde::{Deserialize, Serialize};
 ///   which are fitted on what the game ranks by, named in `results.json`'s `ranked_by`
 ///   (`wins`: Bradley–Terry on wins, as before; `score`: the mean score per match, where
 ///   before it was Bradley–Terry on the scores' pairwise order).
-pub const RESULTS_SCHEMA: &str = "koth-results/3";
+/// - `koth-results/4` (after koth 0.7.0): the same files and fields; Coup's archives are its
+///   referee's, as Euchre's and every plugin's are (the manifest's options hold the game's
+///   shape; a decision's `args` and `answer`; each game's history in its `detail`). An
+///   archive of Coup before it is the built-in driver's, which koth still reads and verifies.
+pub const RESULTS_SCHEMA: &str = "koth-results/4";
 
 /// Every layout this koth reads ([`RESULTS_SCHEMA`] and the ones before it).
-pub const READABLE_SCHEMAS: [&str; 3] = ["koth-results/1", "koth-results/2", RESULTS_SCHEMA];
+pub const READABLE_SCHEMAS: [&str; 4] = [
+    "koth-results/1",
+    "koth-results/2",
+    "koth-results/3",
+    RESULTS_SCHEMA,
+];
 
 /// A bot as the manifest records it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
