@@ -370,4 +370,12 @@ fn koth_coup_is_koth_play_coup_and_the_drivers_archives_still_verify() {
     ok(&report);
     let page = std::fs::read_to_string(old.join("report.html")).unwrap();
     assert!(page.matches("\"revealed\":").count() > 0, "no board");
+    // A decision of it taken again, read in its human log's words.
+    let mut replay = os(&["replay"]);
+    replay.push(old.clone().into());
+    replay.extend(os(&["--match", "0", "--decision", "0", "--bots"]));
+    replay.push(bots[0].parent().unwrap().into());
+    let said = String::from_utf8_lossy(&ok(&replay).stdout).into_owned();
+    assert!(said.contains("the same as the record"), "{said}");
+    assert!(said.contains("calculator played"), "{said}");
 }

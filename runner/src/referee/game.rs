@@ -551,7 +551,7 @@ pub fn decision_mark<S: AsRef<str>>(bot: &str, args: impl IntoIterator<Item = S>
 
 /// The lines of `log` after the `k`th of `marks` (each found in order after the one before),
 /// up to the next; empty when the log does not hold the marks.
-fn lines_after_mark<'a>(
+pub(crate) fn lines_after_mark<'a>(
     log: impl Iterator<Item = &'a str>,
     marks: impl Iterator<Item = String>,
     k: usize,

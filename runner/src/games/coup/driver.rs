@@ -121,14 +121,9 @@ pub struct GameRecord {
     pub human_log: StrList,
 }
 
-/// A decision's line in the human log: the bot's name and its arguments, quoted.
-pub fn argv_line<S: AsRef<str>>(name: &str, argv: impl IntoIterator<Item = S>) -> String {
-    let quoted: Vec<String> = argv
-        .into_iter()
-        .map(|a| format!("{:?}", a.as_ref()))
-        .collect();
-    format!("{name} {}", quoted.join(" "))
-}
+/// A decision's line in the human log: the bot's name and its arguments, quoted (the mark
+/// a referee's log uses too).
+pub use crate::referee::game::decision_mark as argv_line;
 
 /// What identifies a game and seeds it.
 #[derive(Debug, Clone, Copy)]

@@ -460,32 +460,11 @@ impl crate::games::Game for Coup {
     /// The human log's lines between the decision's own (its argv) and the next one's.
     fn decision_reading(&self, played: &Played, k: usize) -> Vec<String> {
         let r = &played.record;
-        let argv_line = |inv: &super::driver::InvocationRecord| {
-            super::driver::argv_line(&inv.bot, inv.argv.iter())
-        };
-        // Each decision's argv line, found in order (the same line may come again later).
-        let mut starts = Vec::with_capacity(r.log.len());
-        let mut from = 0;
-        for inv in &r.log {
-            let line = argv_line(inv);
-            match r.human_log.iter().skip(from).position(|l| l == line) {
-                Some(at) => {
-                    starts.push(from + at);
-                    from += at + 1;
-                }
-                None => break,
-            }
-        }
-        let Some(&start) = starts.get(k) else {
-            return Vec::new();
-        };
-        let end = starts.get(k + 1).copied().unwrap_or(r.human_log.len());
-        r.human_log
+        let marks = r
+            .log
             .iter()
-            .take(end)
-            .skip(start + 1)
-            .map(str::to_string)
-            .collect()
+            .map(|inv| super::driver::argv_line(&inv.bot, inv.argv.iter()));
+        crate::referee::game::lines_after_mark(r.human_log.iter(), marks, k)
     }
 
     fn write_archive(
