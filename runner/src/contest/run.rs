@@ -60,20 +60,17 @@ pub fn sandbox(contest: &Contest, bots: usize) -> Result<Sandbox, ContestError> 
 
 /// How many matches a run of `bots` bots plays.
 pub fn match_count(contest: &Contest, bots: usize) -> usize {
-    match &contest.config.game {
+    let opts = match &contest.config.game {
         GameConfig::Coup {
             rounds,
             paired,
             opponents,
-        } => crate::referee::schedule::count(
-            &coup_options(contest, *rounds, *paired, *opponents),
-            bots,
-        )
-        .unwrap_or(0),
+        } => coup_options(contest, *rounds, *paired, *opponents),
         GameConfig::Referee {
             referee_options: o, ..
-        } => crate::referee::schedule::count(&referee_options(contest, o), bots).unwrap_or(0),
-    }
+        } => referee_options(contest, o),
+    };
+    crate::referee::schedule::count(&opts, bots).unwrap_or(0)
 }
 
 /// A referee contest's run options: those `init` fixed, with the contest's seed and limits.

@@ -207,8 +207,10 @@ struct CoupGame {
 /// seed and seats, from the run's schedule (a match's seed depends only on what defines it,
 /// so the manifest gives it back), and its history file's name, from `results.json`.
 struct RefereeDeals {
-    /// By match index: the seed and the bots in seats 0 and 1.
-    matches: Vec<(u64, [String; 2])>,
+    /// The bots' names, in the manifest's order.
+    names: Vec<String>,
+    /// By match index: the seed and the bots (indices into `names`) in seats 0 and 1.
+    matches: Vec<(u64, [usize; 2])>,
     /// By match index: the history file's name.
     files: BTreeMap<usize, String>,
 }
@@ -227,7 +229,7 @@ impl RefereeDeals {
             .ok()?
             .into_iter()
             .map(|f| match f.seats[..] {
-                [a, b] => Some((f.seed, [names[a].clone(), names[b].clone()])),
+                [a, b] => Some((f.seed, [a, b])),
                 _ => None,
             })
             .collect::<Option<_>>()?;
@@ -243,7 +245,11 @@ impl RefereeDeals {
                     .collect()
             })
             .unwrap_or_default();
-        Some(RefereeDeals { matches, files })
+        Some(RefereeDeals {
+            names,
+            matches,
+            files,
+        })
     }
 }
 
@@ -300,8 +306,8 @@ impl Coup {
         moves: &[board::CoupMove],
     ) -> Option<Vec<serde_json::Value>> {
         if let Some(r) = &self.referee {
-            let (seed, [first, second]) = r.matches.get(key.match_index)?;
-            return board::coup_states(*seed, [first, second], moves);
+            let &(seed, [first, second]) = r.matches.get(key.match_index)?;
+            return board::coup_states(seed, [&r.names[first], &r.names[second]], moves);
         }
         // The driver's file is `<first>_<second>_<round>.txt`, dealt from the run's seed.
         let (seed, paired) = self.deal?;

@@ -54,12 +54,12 @@ pub fn options(
     seed: u64,
     limits: Limits,
 ) -> RefereeOptions {
-    let d = referee().description().clone();
+    let referee = referee();
     RefereeOptions {
         opponents,
         scratch,
         ..RefereeOptions::new(
-            &d,
+            referee.description(),
             FormatName::OrderedPairs,
             rounds,
             None,
