@@ -256,6 +256,31 @@ pub fn container_entries(path: &std::path::Path) -> Vec<(String, Vec<u8>)> {
         .unwrap_or_else(|e| panic!("{} is not a readable zip: {e}", path.display()))
 }
 
+/// A run's manifest as a command writes it, each bot named by its file `<name>.wasm`, by a
+/// koth whose version reads `test`.
+pub fn manifest<O>(
+    game: &str,
+    bots: &[koth::sandbox::Bot],
+    options: O,
+    sandbox: &koth::sandbox::Sandbox,
+) -> koth::tournament::Manifest<O> {
+    koth::tournament::Manifest {
+        game: game.into(),
+        koth_version: "test".into(),
+        bots: bots
+            .iter()
+            .map(|b| koth::tournament::BotEntry {
+                name: b.name().into(),
+                file: format!("{}.wasm", b.name()),
+                sha256: b.sha256_hex(),
+            })
+            .collect(),
+        options,
+        engine: sandbox.settings().clone(),
+        referee: None,
+    }
+}
+
 /// A Coup tournament's archive as the command writes it (the manifest naming each bot by its
 /// file), written into a self-deleting folder and read back with [`read_tree`].
 pub fn coup_archive(

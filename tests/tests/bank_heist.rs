@@ -3,10 +3,9 @@
 //! whatever the number of workers, and under the original controller's rules the seed's
 //! twelve bots come out as the contest's published standings did.
 
-use koth::games::bank_heist::format::{self, BankHeistOptions, Manifest};
+use koth::games::bank_heist::format::{self, BankHeistOptions};
 use koth::games::bank_heist::rules::Variant;
 use koth::sandbox::{Bot, Limits, Sandbox, SandboxOptions};
-use koth::tournament::BotEntry;
 use std::collections::BTreeMap;
 
 /// The seed's twelve bots, ported, and ours.
@@ -45,21 +44,7 @@ fn archive_of(
     let players = koth_tests::players(bots);
     let run = format::run(&players, opts, jobs, &|_, _| {}).unwrap();
     assert_eq!(run.void_tournaments(), 0);
-    let manifest = Manifest {
-        game: "bank-heist".into(),
-        koth_version: "test".into(),
-        bots: bots
-            .iter()
-            .map(|b| BotEntry {
-                name: b.name().into(),
-                file: format!("{}.wasm", b.name()),
-                sha256: b.sha256_hex(),
-            })
-            .collect(),
-        options: opts.clone(),
-        engine: sb.settings().clone(),
-        referee: None,
-    };
+    let manifest = koth_tests::manifest("bank-heist", bots, opts.clone(), sb);
     koth_tests::archive_tree(|archive| format::write_archive(&run, &manifest, archive))
 }
 

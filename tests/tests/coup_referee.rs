@@ -296,7 +296,7 @@ fn the_built_in_referee_gives_the_components_archive() {
 /// which `koth coup` wrote before `koth-results/4`, still reports and verifies.
 #[test]
 fn koth_coup_is_koth_play_coup_and_the_drivers_archives_still_verify() {
-    use koth::games::coup::tournament::{self, BotEntry, CoupOptions, Manifest};
+    use koth::games::coup::tournament::{self, CoupOptions};
     use koth::sandbox::{Sandbox, SandboxOptions};
     let tmp = tempfile::Builder::new()
         .prefix("koth-coup-switch-")
@@ -337,20 +337,9 @@ fn koth_coup_is_koth_play_coup_and_the_drivers_archives_still_verify() {
     let t = tournament::run(&koth_tests::players(&loaded), &opts, 2, &|_, _| {}).unwrap();
     let old = tmp.path().join("old");
     let archive = koth::tournament::archive::Archive::create(&old).unwrap();
-    let manifest = Manifest {
-        game: "coup".into(),
+    let manifest = koth::tournament::Manifest {
         koth_version: "0.7.0".into(),
-        bots: loaded
-            .iter()
-            .map(|b| BotEntry {
-                name: b.name().into(),
-                file: format!("{}.wasm", b.name()),
-                sha256: b.sha256_hex(),
-            })
-            .collect(),
-        options: opts,
-        engine: sb.settings().clone(),
-        referee: None,
+        ..koth_tests::manifest("coup", &loaded, opts, &sb)
     };
     tournament::write_archive(&t, &manifest, &archive).unwrap();
     let old_results = json(&koth_tests::read_tree(&old), "results.json");

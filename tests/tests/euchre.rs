@@ -10,7 +10,6 @@ use koth::referee::record::MatchRecord;
 use koth::referee::shape::RefereeOptions;
 use koth::sandbox::vfs::SnapshotEntry;
 use koth::sandbox::{Bot, Limits, Sandbox, SandboxOptions, VfsLimits};
-use koth::tournament::{BotEntry, Manifest};
 use koth_referee::{MatchSetup, Seat};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -74,21 +73,7 @@ fn archive_of(
     let opts = opts.resolve();
     let run = game.play_whole(&players, &opts, jobs, &|_, _| {}).unwrap();
     assert!(run.summaries.iter().all(|m| m.void.is_none()));
-    let manifest = Manifest {
-        game: "euchre".into(),
-        koth_version: "test".into(),
-        bots: bots
-            .iter()
-            .map(|b| BotEntry {
-                name: b.name().into(),
-                file: format!("{}.wasm", b.name()),
-                sha256: b.sha256_hex(),
-            })
-            .collect(),
-        options: opts,
-        engine: sb.settings().clone(),
-        referee: None,
-    };
+    let manifest = koth_tests::manifest("euchre", bots, opts, sb);
     koth_tests::archive_tree(|archive| game.write_archive(&run, &manifest, archive))
 }
 

@@ -11,7 +11,6 @@ use koth::games::Game as _;
 use koth::report::{self, ReportOptions};
 use koth::sandbox::{Bot, Sandbox, SandboxOptions};
 use koth::tournament::archive::Archive;
-use koth::tournament::{BotEntry, Manifest};
 use std::path::{Path, PathBuf};
 
 fn sandbox() -> Sandbox {
@@ -23,24 +22,6 @@ fn load(sb: &Sandbox, bots: &[(&str, Option<&str>)]) -> Vec<Bot> {
     bots.iter()
         .map(|(file, name)| sb.load_file(&koth_tests::wasm(file), *name).expect(file))
         .collect()
-}
-
-fn manifest<O>(game: &str, bots: &[Bot], options: O, sb: &Sandbox) -> Manifest<O> {
-    Manifest {
-        game: game.into(),
-        koth_version: "test".into(),
-        bots: bots
-            .iter()
-            .map(|b| BotEntry {
-                name: b.name().into(),
-                file: format!("{}.wasm", b.name()),
-                sha256: b.sha256_hex(),
-            })
-            .collect(),
-        options,
-        engine: sb.settings().clone(),
-        referee: None,
-    }
 }
 
 /// An archive on disk, in a folder that deletes itself.
@@ -81,7 +62,8 @@ fn coup_archive(sb: &Sandbox) -> ArchiveDir {
     };
     let t = coup::run(&players, &opts, 2, &|_, _| {}).unwrap();
     let (dir, archive) = archive_dir();
-    coup::write_archive(&t, &manifest("coup", &bots, opts, sb), &archive).expect("archive");
+    coup::write_archive(&t, &koth_tests::manifest("coup", &bots, opts, sb), &archive)
+        .expect("archive");
     dir
 }
 
@@ -106,8 +88,12 @@ fn bank_heist_archive(sb: &Sandbox) -> ArchiveDir {
     };
     let run = heist::run(&players, &opts, 2, &|_, _| {}).unwrap();
     let (dir, archive) = archive_dir();
-    heist::write_archive(&run, &manifest("bank-heist", &bots, opts, sb), &archive)
-        .expect("archive");
+    heist::write_archive(
+        &run,
+        &koth_tests::manifest("bank-heist", &bots, opts, sb),
+        &archive,
+    )
+    .expect("archive");
     dir
 }
 
@@ -127,8 +113,12 @@ fn euchre_archive(sb: &Sandbox) -> ArchiveDir {
     let game = euchre::game();
     let run = game.play_whole(&players, &opts, 2, &|_, _| {}).unwrap();
     let (dir, archive) = archive_dir();
-    game.write_archive(&run, &manifest("euchre", &bots, opts, sb), &archive)
-        .expect("archive");
+    game.write_archive(
+        &run,
+        &koth_tests::manifest("euchre", &bots, opts, sb),
+        &archive,
+    )
+    .expect("archive");
     dir
 }
 
