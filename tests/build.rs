@@ -131,6 +131,11 @@ fn run() -> Result<(), String> {
         "referees/coup/component/Cargo.toml",
         "referees/coup/component/Cargo.lock",
         "referees/coup/component/src",
+        "referees/bank-heist/Cargo.toml",
+        "referees/bank-heist/src",
+        "referees/bank-heist/component/Cargo.toml",
+        "referees/bank-heist/component/Cargo.lock",
+        "referees/bank-heist/component/src",
     ] {
         println!("cargo:rerun-if-changed={}", workspace.join(path).display());
     }
@@ -352,9 +357,9 @@ const COMPONENTS: [(&str, &str, &str); 4] = [
 
 /// The Rust referee components (games as plugins, `wit/referee.wit`), built like the
 /// component bots: (folder, the cdylib's file stem, the referee's name). Euchre's is the
-/// proof that the interface is complete: its archive must equal `koth euchre`'s. Coup's
-/// plays the games the built-in driver plays.
-const REFEREES: [(&str, &str, &str); 3] = [
+/// proof that the interface is complete: its archive must equal `koth euchre`'s. Coup's and
+/// Bank Heist's must equal `koth coup`'s and `koth bank-heist`'s the same way.
+const REFEREES: [(&str, &str, &str); 4] = [
     (
         "tests/referees/hostile",
         "hostile_referee",
@@ -366,6 +371,11 @@ const REFEREES: [(&str, &str, &str); 3] = [
         "euchre_referee",
     ),
     ("referees/coup/component", "coup_referee", "coup_referee"),
+    (
+        "referees/bank-heist/component",
+        "bank_heist_referee",
+        "bank_heist_referee",
+    ),
 ];
 
 /// Build each Rust component of `list` into `bots_dir` as `<name>.wasm`; returns the names.

@@ -6,8 +6,8 @@ use anyhow::bail;
 use clap::Args;
 use koth::command::engine::EngineArgs;
 use koth::command::play::Run;
-use koth::games::bank_heist::format::{self, BankHeistOptions};
-use koth::games::Player;
+use koth::games::bank_heist::{self, rules::Variant};
+use koth::games::{Finished, Game, Player};
 use koth::sandbox::{Invocation, Limits, Outcome, Report, Vfs};
 use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
@@ -85,19 +85,15 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
     // One tournament is one sequence of decisions: one worker is all it can use.
     let mut setup = crate::bench_setup(&a.engine, 1, a.bots.len())?;
     let bots = crate::load_bots_timed(&setup.sandbox, &a.bots, "bank-heist")?;
-    let opts = BankHeistOptions {
-        tournaments: 1,
-        games: Some(a.games),
-        seed: a.seed,
-        limits: Limits::default(),
-        ..BankHeistOptions::default()
-    };
+    // `koth bank-heist --games G --seed S`'s options: Bank Heist's referee, built in.
+    let opts = bank_heist::options(1, Some(a.games), Variant::Text, a.seed, Limits::default())?;
+    let game = bank_heist::game();
     let players: Vec<Arc<dyn Player>> = bots
         .iter()
         .map(|b| Arc::clone(b) as Arc<dyn Player>)
         .collect();
     let t = Instant::now();
-    let koth_run = format::run(&players, &opts, 1, &|_, _| {})?;
+    let koth_run = game.play_whole(&players, &opts, 1, &|_, _| {})?;
     let koth_secs = t.elapsed().as_secs_f64();
     let inv = koth_run.invocations();
     println!(
@@ -111,7 +107,7 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
     crate::whole_command(
         Run {
             then_exits: false,
-            game: &format::BankHeist,
+            game: &game,
             referee: None,
             unit: "tournaments",
         },
@@ -133,7 +129,7 @@ pub(crate) fn run(a: BankHeistBench) -> anyhow::Result<ExitCode> {
         .map(|n| Arc::new(n) as Arc<dyn Player>)
         .collect();
     let t = Instant::now();
-    let native_run = format::run(&nplayers, &opts, 1, &|_, _| {})?;
+    let native_run = game.play_whole(&nplayers, &opts, 1, &|_, _| {})?;
     let native_secs = t.elapsed().as_secs_f64();
     let what = format!("1 tournament of {} games", a.games);
     crate::print_comparison(&what, inv, koth_secs, native_run.invocations(), native_secs);

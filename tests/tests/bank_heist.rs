@@ -1,10 +1,13 @@
-//! Bank Heist with real wasm bots: the thirteen example bots play whole tournaments without a
-//! failure, misbehaving bots cost only themselves, a run's archive is byte-identical
-//! whatever the number of workers, and under the original controller's rules the seed's
-//! twelve bots come out as the contest's published standings did.
+//! Bank Heist with real wasm bots, played by its referee as `koth bank-heist` plays it: the
+//! thirteen example bots play whole tournaments without a failure, misbehaving bots cost
+//! only themselves, a run's archive is byte-identical whatever the number of workers, and
+//! under the original controller's rules the seed's twelve bots come out as the contest's
+//! published standings did.
 
-use koth::games::bank_heist::format::{self, BankHeistOptions};
-use koth::games::bank_heist::rules::Variant;
+use koth::games::bank_heist::{self, rules::Variant};
+use koth::games::Game;
+use koth::referee::game::RefereeRun;
+use koth::referee::shape::RefereeOptions;
 use koth::sandbox::{Bot, Limits, Sandbox, SandboxOptions};
 use std::collections::BTreeMap;
 
@@ -35,30 +38,47 @@ fn load_all(sb: &Sandbox) -> Vec<Bot> {
         .collect()
 }
 
+/// `koth bank-heist`'s options.
+fn options(
+    tournaments: u32,
+    games: Option<u32>,
+    seed: u64,
+    limits: Limits,
+    rules: Variant,
+) -> RefereeOptions {
+    bank_heist::options(tournaments, games, rules, seed, limits).unwrap()
+}
+
+/// Play a whole run; no tournament may be void.
+fn run(players: &[std::sync::Arc<dyn koth::games::Player>], opts: &RefereeOptions) -> RefereeRun {
+    let run = bank_heist::game()
+        .play_whole(players, opts, 2, &|_, _| {})
+        .unwrap();
+    for r in &run.records {
+        assert_eq!(r.void, None);
+    }
+    run
+}
+
 fn archive_of(
     bots: &[Bot],
-    opts: &BankHeistOptions,
+    opts: &RefereeOptions,
     jobs: usize,
     sb: &Sandbox,
 ) -> BTreeMap<String, Vec<u8>> {
     let players = koth_tests::players(bots);
-    let run = format::run(&players, opts, jobs, &|_, _| {}).unwrap();
-    assert_eq!(run.void_tournaments(), 0);
+    let game = bank_heist::game();
+    let run = game.play_whole(&players, opts, jobs, &|_, _| {}).unwrap();
+    assert!(run.records.iter().all(|r| r.void.is_none()));
     let manifest = koth_tests::manifest("bank-heist", bots, opts.clone(), sb);
-    koth_tests::archive_tree(|archive| format::write_archive(&run, &manifest, archive))
+    koth_tests::archive_tree(|archive| game.write_archive(&run, &manifest, archive))
 }
 
 #[test]
 fn archives_are_identical_for_any_worker_count() {
     let sb = sandbox();
     let bots = load_all(&sb);
-    let opts = BankHeistOptions {
-        tournaments: 3,
-        games: Some(40),
-        seed: 11,
-        limits: Limits::default(),
-        rules: Variant::Text,
-    };
+    let opts = options(3, Some(40), 11, Limits::default(), Variant::Text);
     let one = archive_of(&bots, &opts, 1, &sb);
     let two = archive_of(&bots, &opts, 2, &sb);
     assert_eq!(
@@ -68,9 +88,9 @@ fn archives_are_identical_for_any_worker_count() {
             "leaderboard.txt",
             "manifest.json",
             "matches.zip.zst",
-            "matches.zip.zst/logs/tournament-0.log",
-            "matches.zip.zst/logs/tournament-1.log",
-            "matches.zip.zst/logs/tournament-2.log",
+            "matches.zip.zst/logs/match-0.log",
+            "matches.zip.zst/logs/match-1.log",
+            "matches.zip.zst/logs/match-2.log",
             "results.json"
         ]
     );
@@ -84,20 +104,30 @@ fn archives_are_identical_for_any_worker_count() {
     assert_eq!(results["game"], "bank-heist");
     assert_eq!(results["matches"].as_array().unwrap().len(), 3);
     assert_eq!(results["bots"].as_array().unwrap().len(), 13);
-    // Each bot's total is the sum of its credits per tournament.
-    for c in results["detail"]["credits"].as_array().unwrap() {
-        let per: u64 = c["per_tournament"]
-            .as_array()
-            .unwrap()
+    assert_eq!(results["unit"], "tournaments");
+    // Each bot's total is the sum of its credits per tournament, as each tournament's detail
+    // gives them with its G and every bot's state at the end.
+    let matches = results["detail"]["matches"].as_array().unwrap();
+    for m in matches {
+        assert_eq!(m["result"]["games"], 40);
+        assert_eq!(m["result"]["rules"], "text");
+        assert_eq!(m["result"]["bots"].as_array().unwrap().len(), 13);
+    }
+    for name in BOTS {
+        // The seats are drawn for each tournament: each bot is found by its name.
+        let per: u64 = matches
             .iter()
-            .map(|v| v.as_u64().unwrap())
+            .map(|m| {
+                let bots = m["result"]["bots"].as_array().unwrap();
+                let me = bots.iter().find(|b| b["bot"] == name).unwrap();
+                me["credits"].as_u64().unwrap()
+            })
             .sum();
-        assert_eq!(c["total"].as_u64().unwrap(), per);
         let row = results["bots"]
             .as_array()
             .unwrap()
             .iter()
-            .find(|r| r["bot"] == c["bot"])
+            .find(|r| r["bot"] == name)
             .unwrap();
         assert_eq!(row["score"].as_u64().unwrap(), per);
         // Ranked by credits, so rated on them: the rating is the mean a tournament.
@@ -111,11 +141,11 @@ fn archives_are_identical_for_any_worker_count() {
         assert!(w[0]["rating"]["rating"].as_f64() >= w[1]["rating"]["rating"].as_f64());
         assert!(w[0]["score"].as_u64() >= w[1]["score"].as_u64());
     }
-    let log = String::from_utf8(one["matches.zip.zst/logs/tournament-0.log"].clone()).unwrap();
+    let log = String::from_utf8(one["matches.zip.zst/logs/match-0.log"].clone()).unwrap();
     assert!(log.starts_with("#####GAME 0: "));
     assert!(log.contains("\nRound 1:\n") && log.contains("\nResults:\n0. "));
     // Another seed, another run.
-    let other = archive_of(&bots, &BankHeistOptions { seed: 12, ..opts }, 2, &sb);
+    let other = archive_of(&bots, &RefereeOptions { seed: 12, ..opts }, 2, &sb);
     assert_ne!(one["results.json"], other["results.json"]);
 }
 
@@ -124,23 +154,20 @@ fn the_example_bots_play_a_whole_tournament_without_a_failure() {
     let sb = sandbox();
     let bots = load_all(&sb);
     let players = koth_tests::players(&bots);
-    let opts = BankHeistOptions {
-        tournaments: 1,
-        games: Some(300),
-        seed: 3,
-        limits: Limits::default(),
-        rules: Variant::Text,
-    };
-    let run = format::run(&players, &opts, 2, &|_, _| {}).unwrap();
+    let opts = options(1, Some(300), 3, Limits::default(), Variant::Text);
+    let run = run(&players, &opts);
     let rec = &run.records[0];
-    assert_eq!(rec.void, None);
-    for (name, failures) in rec.names.iter().zip(&rec.failures) {
+    for (name, failures) in rec.seats.iter().zip(&rec.failures) {
         assert!(failures.is_empty(), "{name} failed: {failures:?}");
     }
     // The sanity figure: Lurker never bets.
-    assert_eq!(rec.bots[0].credits, 240 * 301);
+    let lurker = rec.seats.iter().position(|s| s == "lurker").unwrap();
+    assert_eq!(rec.detail["bots"][lurker]["bot"], "lurker");
+    assert_eq!(rec.detail["bots"][lurker]["credits"], 240 * 301);
+    assert_eq!(rec.scores[lurker], 240 * 301);
     // Every bot decided in round 1 of every game.
     assert!(rec.invocations.iter().all(|&n| n >= 300));
+    assert!(rec.log.iter().all(|l| l.args.len() == 31));
 }
 
 /// A bot that loops forever: with a small fuel budget every decision runs out of fuel.
@@ -160,26 +187,22 @@ fn misbehaving_bots_cost_themselves_only() {
         .unwrap();
     let lurker = sb.load_file(&koth_tests::wasm("lurker"), None).unwrap();
     let players = koth_tests::players([&lurker, &spinner, &confused]);
-    let opts = BankHeistOptions {
-        tournaments: 2,
-        games: Some(25),
-        seed: 5,
-        limits: Limits {
-            fuel: 2_000_000,
-            ..Limits::default()
-        },
-        rules: Variant::Text,
+    let limits = Limits {
+        fuel: 2_000_000,
+        ..Limits::default()
     };
-    let run = format::run(&players, &opts, 2, &|_, _| {}).unwrap();
-    assert_eq!(run.void_tournaments(), 0);
+    let opts = options(2, Some(25), 5, limits, Variant::Text);
+    let run = run(&players, &opts);
     for rec in &run.records {
         // Each failed decision counts as a bet of 0: everyone lives on its paycheck.
-        assert!(rec.bots.iter().all(|b| b.credits == 240 * 26));
-        assert_eq!(rec.failures[1].get("fuel"), Some(&25));
-        assert_eq!(rec.failures[2].values().sum::<u64>(), 25);
-        assert!(rec.failures[0].is_empty());
+        assert!(rec.scores.iter().all(|&c| c == 240 * 26));
+        let seat = |name: &str| rec.seats.iter().position(|s| s == name).unwrap();
+        assert_eq!(rec.failures[seat("spinner")].get("fuel"), Some(&25));
+        assert_eq!(rec.failures[seat("confused")].values().sum::<u64>(), 25);
+        assert!(rec.failures[seat("lurker")].is_empty());
         assert!(rec
             .human_log
+            .as_lines()
             .contains("(spinner: the invocation ended with out of fuel; counted as bet 0)"));
     }
     let forfeits = &run
@@ -211,15 +234,8 @@ fn the_original_rules_give_the_published_top_three() {
         .map(|n| sb.load_file(&koth_tests::wasm(n), None).expect(n))
         .collect();
     let players = koth_tests::players(&bots);
-    let opts = BankHeistOptions {
-        tournaments: 4,
-        games: None,
-        seed: 1,
-        limits: Limits::default(),
-        rules: Variant::Original,
-    };
-    let run = format::run(&players, &opts, 2, &|_, _| {}).unwrap();
-    assert_eq!(run.void_tournaments(), 0);
+    let opts = options(4, None, 1, Limits::default(), Variant::Original);
+    let run = run(&players, &opts);
     let top: Vec<&str> = run.leaderboard.rows[..3]
         .iter()
         .map(|r| r.bot.as_str())
@@ -232,21 +248,18 @@ fn the_original_rules_give_the_published_top_three() {
         "top three {top:?}"
     );
     let mut never_betting = Vec::new();
-    for rec in &run.records {
-        for (b, name) in rec.names.iter().enumerate() {
+    for (t, rec) in run.records.iter().enumerate() {
+        let games = rec.detail["games"].as_u64().unwrap();
+        assert!((1000..=1100).contains(&games), "G = {games}");
+        for (b, name) in rec.seats.iter().enumerate() {
             let bets = rec
                 .log
                 .iter()
-                .filter(|l| &l.bot == name && l.round == 1)
-                .all(|l| l.decision == "bet 0");
+                .filter(|l| &l.bot == name && l.phase == "bet")
+                .all(|l| l.answer == "bet 0");
             if bets {
                 never_betting.push(name.as_str());
-                assert_eq!(
-                    rec.bots[b].credits,
-                    240 * (u64::from(rec.games) + 1),
-                    "{name} in tournament {}",
-                    rec.index
-                );
+                assert_eq!(rec.scores[b], 240 * (games + 1), "{name} in tournament {t}");
             }
         }
         assert!(rec.failures.iter().all(|f| f.is_empty()));

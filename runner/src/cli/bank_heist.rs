@@ -1,10 +1,11 @@
-//! `koth bank-heist`: T Bank Heist tournaments of every bot, credits summed.
+//! `koth bank-heist`: T Bank Heist tournaments of every bot, credits summed, played by Bank
+//! Heist's referee, built in (the same run as `koth play bank-heist` with the same flags).
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use koth::command::play::{self as common, TournamentArgs};
-use koth::games::bank_heist::format::{self, BankHeist, BankHeistOptions};
-use koth::games::bank_heist::rules::Variant;
+use koth::games::bank_heist::{self, rules::Variant};
+use koth::referee::schedule;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -55,32 +56,42 @@ pub(crate) fn run(args: BankHeistArgs) -> anyhow::Result<ExitCode> {
         bail!("--games must be at least 1");
     }
     let setup = args.common.setup(args.bots.len())?;
-    let bots = common::load_bots(&setup.sandbox, &args.bots, "bank-heist")?;
-    let opts = BankHeistOptions {
-        tournaments: args.tournaments,
-        games: args.games,
-        seed: args.common.seed,
-        limits: setup.limits,
-        rules: args.rules.into(),
-    };
-    let out = args.common.out(&format!("bank-heist-seed{}", opts.seed));
-    let games: u64 = format::plan(&opts).iter().map(|p| p.games as u64).sum();
-    let rules = match opts.rules {
+    let rules: Variant = args.rules.into();
+    let opts = bank_heist::options(
+        args.tournaments,
+        args.games,
+        rules,
+        args.common.seed,
+        setup.limits,
+    )?;
+    let bots = common::load_bots(&setup.sandbox, &args.bots, bank_heist::NAME)?;
+    let out = args
+        .common
+        .out(&format!("{}-seed{}", bank_heist::NAME, opts.seed));
+    // Each tournament's G comes from its match's seed, as the referee draws it.
+    let names: Vec<String> = bots.iter().map(|b| b.name().to_string()).collect();
+    let games: u64 = schedule::schedule(&opts, &names)?
+        .iter()
+        .map(|f| {
+            let fixed = args.games.map(i64::from);
+            u64::from(koth_referee_bank_heist::tournament_seeds(f.seed, fixed).0)
+        })
+        .sum();
+    let rules = match rules {
         Variant::Text => "",
         Variant::Original => ", the original controller's rules",
     };
     eprintln!(
-        "Bank Heist: {} bots, {} tournament(s), {} games in all, 500 rabble{rules}, seed {}, {} worker(s)",
+        "Bank Heist: {} bots, {} tournament(s), {games} games in all, 500 rabble{rules}, seed {}, {} worker(s)",
         bots.len(),
-        opts.tournaments,
-        games,
+        opts.rounds,
         opts.seed,
         setup.jobs
     );
     common::play(
         common::Run {
             then_exits: true,
-            game: &BankHeist,
+            game: &bank_heist::game(),
             referee: None,
             unit: "tournaments",
         },

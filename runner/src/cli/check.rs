@@ -3,10 +3,7 @@
 use anyhow::{bail, Context};
 use clap::Args;
 use koth::command::engine::EngineArgs;
-use koth::games::bank_heist::{
-    self,
-    format::{BankHeist, BankHeistOptions},
-};
+use koth::games::bank_heist::{self, rules::Variant};
 use koth::games::coup;
 use koth::games::euchre::{self, Partners};
 use koth::games::trial::trial;
@@ -385,15 +382,9 @@ fn run_trial(game: &TrialGame, bot: Bot) -> anyhow::Result<Verdict> {
             let opts = coup::options(1, Default::default(), false, None, 1, limits);
             trial(&coup::game(), &opts, bot, 2)
         }
-        TrialGame::Named(g) if g == bank_heist::format::NAME => {
-            let opts = BankHeistOptions {
-                tournaments: 1,
-                games: Some(2),
-                seed: 1,
-                limits,
-                ..BankHeistOptions::default()
-            };
-            trial(&BankHeist, &opts, bot, 2)
+        TrialGame::Named(g) if g == bank_heist::NAME => {
+            let opts = bank_heist::options(1, Some(2), Variant::Text, 1, limits)?;
+            trial(&bank_heist::game(), &opts, bot, 2)
         }
         TrialGame::Named(g) if g == euchre::NAME => {
             let opts = euchre::options(1, 10, Partners::Copies, false, 1, limits)?;

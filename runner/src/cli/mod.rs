@@ -180,6 +180,9 @@ mod tests {
             paired: true,
             ..CoupOptions::default()
         };
+        let heist_referee =
+            koth::games::bank_heist::options(2, Some(30), Variant::Original, 3, limits).unwrap();
+        // An archive of the built-in driver, before Bank Heist's referee.
         let heist = BankHeistOptions {
             tournaments: 2,
             games: Some(30),
@@ -210,6 +213,14 @@ mod tests {
                 "bank-heist",
             ),
             (
+                manifest(
+                    "bank-heist",
+                    serde_json::to_value(&heist_referee).unwrap(),
+                    Value::Null,
+                ),
+                "bank-heist",
+            ),
+            (
                 manifest("euchre", serde_json::to_value(&cards).unwrap(), Value::Null),
                 "euchre",
             ),
@@ -221,5 +232,18 @@ mod tests {
                 panic!("{args:?}: {e}");
             }
         }
+        // The referee's options under `koth bank-heist`'s own flags.
+        let m = manifest(
+            "bank-heist",
+            serde_json::to_value(&heist_referee).unwrap(),
+            Value::Null,
+        );
+        let line = rerun_command(&m).join(" ");
+        assert!(
+            line.starts_with(
+                "koth bank-heist a.wasm b.py --tournaments 2 --games 30 --rules original --seed 3"
+            ),
+            "{line}"
+        );
     }
 }

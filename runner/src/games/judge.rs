@@ -36,13 +36,13 @@ pub struct Answered<'a> {
 }
 
 /// The games `koth invoke --game` can judge.
-pub const JUDGED: [&str; 3] = [coup::NAME, bank_heist::format::NAME, euchre::NAME];
+pub const JUDGED: [&str; 3] = [coup::NAME, bank_heist::NAME, euchre::NAME];
 
 /// Judge `a` by the rules of `game` (one of [`JUDGED`]); `None` for another name.
 pub fn judge(game: &str, a: &Answered<'_>) -> Option<Judgement> {
     match game {
         coup::NAME => Some(coup::judge::judge(a)),
-        bank_heist::format::NAME => Some(bank_heist::judge::judge(a)),
+        bank_heist::NAME => Some(bank_heist::judge::judge(a)),
         euchre::NAME => Some(euchre::judge::judge(a)),
         _ => None,
     }

@@ -135,7 +135,7 @@ pub trait GameVisitor {
 }
 
 /// Every built-in game's name, for messages.
-pub const GAMES: [&str; 3] = [coup::NAME, bank_heist::format::NAME, euchre::NAME];
+pub const GAMES: [&str; 3] = [coup::NAME, bank_heist::NAME, euchre::NAME];
 
 /// Run `visitor` with the game a manifest names (`None` for an unknown name):
 ///
@@ -144,7 +144,8 @@ pub const GAMES: [&str; 3] = [coup::NAME, bank_heist::format::NAME, euchre::NAME
 /// - a game a built-in referee played (its options hold the game's shape): that referee,
 ///   from [`registry`];
 /// - otherwise the built-in game of that name, as Coup and Bank Heist were played before
-///   they had referees (their archives keep their own layout).
+///   they had referees (their archives keep their own layout: Coup's before
+///   `koth-results/4`, Bank Heist's before its referee, in the same schema).
 pub fn with_game<V: GameVisitor>(manifest: &serde_json::Value, visitor: V) -> Option<V::Out> {
     let name = manifest.get("game")?.as_str()?;
     if manifest.get("referee").is_some_and(|r| !r.is_null()) {

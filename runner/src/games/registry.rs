@@ -4,7 +4,7 @@
 //! `koth play NAME` plays one of them natively; `koth verify`, `merge` and `report` find
 //! the game of an archive a built-in referee played here, by the manifest's `game`.
 
-use super::{coup, euchre};
+use super::{bank_heist, coup, euchre};
 use crate::referee::Referee;
 use std::sync::Arc;
 
@@ -17,7 +17,7 @@ pub struct BuiltIn {
 }
 
 /// Every built-in referee, by name.
-pub const BUILT_IN: [BuiltIn; 2] = [
+pub const BUILT_IN: [BuiltIn; 3] = [
     BuiltIn {
         name: koth_referee_coup::NAME,
         referee: coup::referee,
@@ -25,6 +25,10 @@ pub const BUILT_IN: [BuiltIn; 2] = [
     BuiltIn {
         name: euchre::NAME,
         referee: euchre::referee,
+    },
+    BuiltIn {
+        name: bank_heist::NAME,
+        referee: bank_heist::referee,
     },
 ];
 
@@ -51,6 +55,6 @@ mod tests {
             assert_eq!((g.referee)().description().name, g.name);
         }
         assert!(referee("chess").is_none());
-        assert_eq!(names(), ["coup", "euchre"]);
+        assert_eq!(names(), ["coup", "euchre", "bank-heist"]);
     }
 }

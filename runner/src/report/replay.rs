@@ -122,22 +122,21 @@ pub(crate) fn adapter(
         let shape: GameShape = serde_json::from_value(shape.clone()).ok()?;
         // Coup's referee shows no board (the records stay as small as the built-in's): its
         // games are dealt again here, as the built-in's are.
-        if manifest.get("game").and_then(|g| g.as_str()) == Some(koth_referee_coup::NAME) {
-            if let Some(deals) = RefereeDeals::new(manifest, results) {
-                return Some(Box::new(Coup::new(manifest, results, Some(deals))));
+        match manifest.get("game").and_then(|g| g.as_str()) {
+            Some(koth_referee_coup::NAME) => {
+                if let Some(deals) = RefereeDeals::new(manifest, results) {
+                    return Some(Box::new(Coup::new(manifest, results, Some(deals))));
+                }
             }
+            // Bank Heist's referee shows no board either: each decision's arguments tell it.
+            Some(bank_heist::NAME) => return Some(Box::new(BankHeist::new(manifest, true))),
+            _ => {}
         }
         return Some(Box::new(Plugin::new(shape, results)));
     }
     match manifest.get("game")?.as_str()? {
         "coup" => Some(Box::new(Coup::new(manifest, results, None))),
-        "bank-heist" => Some(Box::new(BankHeist {
-            bots: manifest
-                .get("bots")
-                .and_then(|b| b.as_array())
-                .map_or(0, |b| b.len() as u64),
-            ..BankHeist::default()
-        })),
+        "bank-heist" => Some(Box::new(BankHeist::new(manifest, false))),
         _ => None,
     }
 }
@@ -633,28 +632,102 @@ struct BankHeist {
     args: GameBuffer<(usize, u64), String>,
     /// Bots in the run (every bot plays every game).
     bots: u64,
+    /// A run of Bank Heist's referee (its records and its logs' names), not of the built-in
+    /// driver.
+    referee: bool,
+}
+
+impl BankHeist {
+    fn new(manifest: &serde_json::Value, referee: bool) -> BankHeist {
+        BankHeist {
+            bots: manifest
+                .get("bots")
+                .and_then(|b| b.as_array())
+                .map_or(0, |b| b.len() as u64),
+            referee,
+            ..BankHeist::default()
+        }
+    }
+
+    /// A line of the built-in driver: its tournament, game, round, arguments (one string),
+    /// decision and failure.
+    fn driver_line(line: &str) -> Result<HeistLine, String> {
+        let inv: bank_heist::driver::InvocationRecord =
+            serde_json::from_str(line).map_err(|e| e.to_string())?;
+        Ok(HeistLine {
+            tournament: inv.tournament as usize,
+            game: u64::from(inv.game),
+            round: inv.round,
+            failure: inv.failure.as_ref().map(|f| Failure {
+                kind: f.kind().to_string(),
+                detail: f.why(),
+            }),
+            args: inv.args,
+            answer: inv.decision,
+            stdout: inv.stdout,
+            outcome: outcome_text(&inv.outcome),
+            fuel: inv.fuel_used,
+            bot: inv.bot,
+        })
+    }
+
+    /// A line of the referee: its match (the tournament), its 31 arguments (the game and the
+    /// round are the first two), its answer and failure.
+    fn referee_line(line: &str) -> Result<HeistLine, String> {
+        let l: PluginLine = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        let inv: InvocationRecord = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        let number = |i: usize| inv.args.get(i).and_then(|a| a.parse::<u64>().ok());
+        let (Some(game), Some(round)) = (number(0), number(1)) else {
+            return Err(format!(
+                "decision {} of match {} has no game and round in its arguments",
+                inv.n, l.index
+            ));
+        };
+        Ok(HeistLine {
+            tournament: l.index,
+            game,
+            round: u8::try_from(round).unwrap_or(0),
+            args: inv.args.join(" "),
+            answer: inv.answer,
+            failure: inv.failure.map(|f| Failure {
+                kind: f.kind,
+                detail: f.detail,
+            }),
+            stdout: inv.stdout,
+            outcome: outcome_text(&inv.outcome),
+            fuel: inv.fuel_used,
+            bot: inv.bot,
+        })
+    }
+}
+
+/// One decision of Bank Heist, from either layout.
+struct HeistLine {
+    tournament: usize,
+    game: u64,
+    round: u8,
+    args: String,
+    answer: String,
+    failure: Option<Failure>,
+    stdout: String,
+    outcome: String,
+    fuel: u64,
+    bot: String,
 }
 
 impl Adapter for BankHeist {
     fn parse(&mut self, line: &str) -> Result<(GameKey, Step), String> {
-        let inv: bank_heist::driver::InvocationRecord =
-            serde_json::from_str(line).map_err(|e| e.to_string())?;
-        let failure = inv.failure.as_ref().map(|f| Failure {
-            kind: f.kind().to_string(),
-            detail: match f {
-                bank_heist::driver::Failure::Crash(o) => format!("the invocation ended with {o}"),
-                bank_heist::driver::Failure::NotABet(out) => format!("not a bet: {out:?}"),
-            },
-        });
+        let inv = if self.referee {
+            Self::referee_line(line)?
+        } else {
+            Self::driver_line(line)?
+        };
         let key = GameKey {
-            match_index: inv.tournament as usize,
-            game: u64::from(inv.game),
+            match_index: inv.tournament,
+            game: inv.game,
             label: format!("tournament {}, game {}", inv.tournament, inv.game),
         };
-        self.args.push(
-            (inv.tournament as usize, u64::from(inv.game)),
-            inv.args.clone(),
-        );
+        self.args.push((inv.tournament, inv.game), inv.args.clone());
         let step = Step {
             decision: 0,
             seat: format!("round {}", inv.round),
@@ -662,11 +735,11 @@ impl Adapter for BankHeist {
                 label: "the 31 arguments".into(),
                 text: inv.args,
             }],
-            answer: inv.decision,
+            answer: inv.answer,
             stdout: inv.stdout,
-            outcome: outcome_text(&inv.outcome),
-            failure,
-            fuel: inv.fuel_used,
+            outcome: inv.outcome,
+            failure: inv.failure,
+            fuel: inv.fuel,
             after: Vec::new(),
             state: None,
             bot: inv.bot,
@@ -700,7 +773,11 @@ impl Adapter for BankHeist {
             std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::btree_map::Entry::Vacant(e) => e.insert(
                 files
-                    .text(&format!("logs/tournament-{t}.log"))?
+                    .text(&if self.referee {
+                        format!("logs/match-{t}.log")
+                    } else {
+                        format!("logs/tournament-{t}.log")
+                    })?
                     .map(|log| split_heist_log(&log))
                     .unwrap_or_default(),
             ),

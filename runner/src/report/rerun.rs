@@ -42,10 +42,11 @@ fn command(manifest: &Value, referee_file: Option<String>) -> Command {
     let referee = manifest.get("referee").filter(|r| r.is_object());
     let game = manifest.get("game").and_then(Value::as_str).unwrap_or("");
     // A game built into koth as a referee, played by `koth play GAME` (its options hold the
-    // game's shape, and no referee's file is named). Coup's and Euchre's runs, the same
-    // archive from `koth coup` or `koth play coup`, are re-run with their own command.
+    // game's shape, and no referee's file is named). Coup's, Euchre's and Bank Heist's runs,
+    // the same archive from `koth coup` or `koth play coup`, are re-run with their own
+    // command.
     let built_in = referee.is_none() && o.get("game").is_some_and(Value::is_object);
-    let own_command = matches!(game, "coup" | "euchre");
+    let own_command = matches!(game, "coup" | "euchre" | "bank-heist");
     let head = match (referee, referee_file) {
         (Some(_), Some(file)) => vec!["play".to_string(), file],
         (Some(r), None) => vec!["play".to_string(), text(r.get("file"))],
@@ -105,6 +106,21 @@ fn command(manifest: &Value, referee_file: Option<String>) -> Command {
             for k in ["rounds", "paired", "opponents", "scratch"] {
                 flag(k, o.get(k));
             }
+        }
+        // Bank Heist is played by its referee, natively: its rounds are tournaments, and its
+        // options are flags of their own where they are not the defaults.
+        (None, "bank-heist") if built_in => {
+            flag("tournaments", o.get("rounds"));
+            flag(
+                "games",
+                o.pointer("/options/games")
+                    .filter(|g| g.as_u64() != Some(0)),
+            );
+            flag(
+                "rules",
+                o.pointer("/options/rules")
+                    .filter(|r| r.as_str() != Some("text")),
+            );
         }
         (None, _) if built_in => referee_flags(&mut flag),
         (None, _) => {

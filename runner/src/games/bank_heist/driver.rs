@@ -5,12 +5,12 @@
 //! "keep the bet", and it is logged with its outcome. Only a host fault (the wall-clock
 //! backstop, which fuel should make impossible) stops it, and the tournament is then void.
 
-use super::rules::{Answer, Event, Person, Response, Round, Tournament, Variant};
+use super::rules::{Answer, Person, Response, Round, Tournament, Variant};
 use crate::games::{stderr_tail, Player};
 use crate::sandbox::{Invocation, Limits, Outcome};
+use koth_referee_bank_heist::HumanLog;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
 /// Bytes of stderr kept per failed invocation in the structured log.
 const STDERR_TAIL: usize = 512;
@@ -47,7 +47,15 @@ impl Failure {
     pub fn kind(&self) -> &'static str {
         match self {
             Failure::Crash(o) => crate::games::crash_kind(o),
-            Failure::NotABet(_) => "not a bet",
+            Failure::NotABet(_) => koth_referee_bank_heist::NOT_A_BET,
+        }
+    }
+
+    /// Why, in the words of the human log (the referee's failure detail).
+    pub fn why(&self) -> String {
+        match self {
+            Failure::Crash(o) => format!("the invocation ended with {o}"),
+            Failure::NotABet(text) => format!("printed {text:?}, not an integer"),
         }
     }
 }
@@ -156,7 +164,8 @@ pub fn play(setup: &TournamentSetup, players: &[&dyn Player]) -> TournamentRecor
         log: Vec::new(),
         human_log: String::new(),
     };
-    let mut human = HumanLog::new(&names);
+    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut human = HumanLog::new(&name_refs);
     let mut count: u64 = 0;
     while let Some(ask) = t.pending() {
         human.events(&t.take_events());
@@ -192,10 +201,9 @@ pub fn play(setup: &TournamentSetup, players: &[&dyn Player]) -> TournamentRecor
                 ask.args.game,
                 round.number()
             );
-            let _ = writeln!(
-                human.out,
+            human.line(&format!(
                 "host fault: {reason}; the tournament is void and counts for nobody"
-            );
+            ));
             rec.void = Some(reason);
             rec.log.push(InvocationRecord {
                 tournament: setup.index,
@@ -227,7 +235,7 @@ pub fn play(setup: &TournamentSetup, players: &[&dyn Player]) -> TournamentRecor
             *rec.failures[ask.bot]
                 .entry(f.kind().to_string())
                 .or_default() += 1;
-            human.failure(&names[ask.bot], f, &decision);
+            human.failure(ask.bot, &f.why(), &decision);
         }
         rec.log.push(InvocationRecord {
             tournament: setup.index,
@@ -250,7 +258,7 @@ pub fn play(setup: &TournamentSetup, players: &[&dyn Player]) -> TournamentRecor
     }
     human.events(&t.take_events());
     rec.bots = t.bots().iter().map(FinalState::from).collect();
-    rec.human_log = human.out;
+    rec.human_log = human.into_text();
     rec
 }
 
@@ -280,68 +288,6 @@ pub fn decide(
             }
         },
         Round::Two => (Response::Answer(Answer::parse(stdout)), None),
-    }
-}
-
-/// The seed's human log format, from the rules' events.
-struct HumanLog<'a> {
-    names: &'a [String],
-    out: String,
-}
-
-impl<'a> HumanLog<'a> {
-    fn new(names: &'a [String]) -> Self {
-        HumanLog {
-            names,
-            out: String::new(),
-        }
-    }
-
-    fn name(&self, bot: usize) -> &str {
-        self.names.get(bot).map_or("?", String::as_str)
-    }
-
-    fn failure(&mut self, bot: &str, f: &Failure, decision: &str) {
-        let why = match f {
-            Failure::Crash(o) => format!("the invocation ended with {o}"),
-            Failure::NotABet(text) => format!("printed {text:?}, not an integer"),
-        };
-        let _ = writeln!(self.out, "({bot}: {why}; counted as {decision})");
-    }
-
-    fn events(&mut self, events: &[Event]) {
-        for e in events {
-            let line = match e {
-                Event::GameStart { game, players } => {
-                    format!("#####GAME {game}: {players} players######\n\nRound 1:")
-                }
-                Event::Bet { bot, amount } => format!("{} bet {amount}.", self.name(*bot)),
-                Event::RoundTwo { .. } => "\nRound 2".to_string(),
-                Event::Decided { bot, answer } => {
-                    format!("{} decided to {}.", self.name(*bot), answer.as_str())
-                }
-                Event::Results => "\nResults".to_string(),
-                Event::Heist { bot, gain: None } => format!("{} failed. :(", self.name(*bot)),
-                Event::Heist { bot, gain: Some(g) } => {
-                    format!("{} was successful, and may gain ¥{g}", self.name(*bot))
-                }
-                Event::Standings { credits } => {
-                    let mut order: Vec<usize> = (0..credits.len()).collect();
-                    order.sort_by(|&a, &b| {
-                        credits[b]
-                            .cmp(&credits[a])
-                            .then_with(|| self.name(a).cmp(self.name(b)))
-                    });
-                    let mut s = String::from("\nResults:");
-                    for (rank, &b) in order.iter().enumerate() {
-                        let _ = write!(s, "\n{rank}. {}: {}", self.name(b), credits[b]);
-                    }
-                    s.push('\n');
-                    s
-                }
-            };
-            let _ = writeln!(self.out, "{line}");
-        }
     }
 }
 
