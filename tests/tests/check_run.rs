@@ -50,7 +50,7 @@ fn honest_bots_of_every_game_pass_with_their_first_decision() {
     let tmp = tempfile::tempdir().expect("tmp");
     for (game, bot, reading) in [
         ("coup", "taxman", "taxman attempted Tax"),
-        ("bank-heist", "lurker", "decision: \"bet 0\""),
+        ("bank-heist", "lurker", "answer: \"bet 0\""),
         ("euchre", "card_counter", "answer: "),
     ] {
         let (ok, text) = check(tmp.path(), &["--game", game], &[wasm(bot)]);
@@ -96,7 +96,9 @@ fn an_illegal_first_answer_and_a_crash_fail_with_the_games_reading() {
     let (ok, text) = check(tmp.path(), &["--game", "bank-heist"], &[exit3]);
     assert!(!ok, "{text}");
     assert!(
-        text.contains("in bank-heist, match 0, decision 0: crash: exit: 3"),
+        text.contains(
+            "in bank-heist, match 0, decision 0: exit: the invocation ended with exit(3)"
+        ),
         "{text}"
     );
     assert!(text.contains("1 of 1 bots failed the check"), "{text}");

@@ -175,7 +175,7 @@ fn bank_heist_reuses_nothing_when_a_bot_changes_and_says_so() {
         &run.dir.path().join("x"),
     );
     assert!(
-        out.contains("every bot plays in every Bank Heist tournament"),
+        out.contains("every bot plays in all of bank-heist's tournaments"),
         "{out}"
     );
 }

@@ -138,7 +138,8 @@ fn every_bank_heist_decision_is_judged_as_the_game_judged_it() {
         if l["outcome"]["kind"] != "ok" {
             continue;
         }
-        let args: Vec<String> = text(&l["args"]).split(' ').map(str::to_string).collect();
+        // The referee's record: the 31 arguments as a list, the decision as its answer.
+        let args: Vec<String> = l["args"].as_array().unwrap().iter().map(text).collect();
         let j = judge(
             "bank-heist",
             &Answered {
@@ -156,7 +157,7 @@ fn every_bank_heist_decision_is_judged_as_the_game_judged_it() {
             i + 1,
             j.input_notes
         );
-        let decision = text(&l["decision"]);
+        let decision = text(&l["answer"]);
         assert!(
             j.reading == decision || j.reading.starts_with(&format!("{decision} (")),
             "line {}: judged {:?}, the game read {decision:?}",

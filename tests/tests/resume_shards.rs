@@ -752,9 +752,9 @@ fn verify(archive: &Path, extra: &[&str]) -> Output {
     c.output().unwrap()
 }
 
-/// `--rules original` is recorded in the manifest, and `koth verify` re-plays the archive
-/// under those rules (under the text's, every tournament would differ); a text run's
-/// manifest does not mention the rules at all.
+/// `--rules original` is recorded in the manifest (the referee's option `rules`), and `koth
+/// verify` re-plays the archive under those rules (under the text's, every tournament would
+/// differ); a text run's manifest records the default, `text`.
 #[test]
 fn bank_heist_s_rules_are_recorded_and_verified() {
     let tmp = tempfile::tempdir().unwrap();
@@ -765,8 +765,11 @@ fn bank_heist_s_rules_are_recorded_and_verified() {
     let manifest = |dir: &Path| -> serde_json::Value {
         serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap()
     };
-    assert_eq!(manifest(&original)["options"]["rules"], "original");
-    assert!(manifest(&text_run)["options"].get("rules").is_none());
+    assert_eq!(
+        manifest(&original)["options"]["options"]["rules"],
+        "original"
+    );
+    assert_eq!(manifest(&text_run)["options"]["options"]["rules"], "text");
     assert_ne!(results(&original)["bots"], results(&text_run)["bots"]);
     let o = verify(&original, &["--all"]);
     assert!(o.status.success(), "{}", text(&o));

@@ -286,8 +286,9 @@ fn columns(shape: &GameShape) -> Columns {
 pub fn reuse_note(game: &str, opts: &RefereeOptions) -> Option<String> {
     (opts.format == FormatName::AllPlayAll).then(|| {
         format!(
-            "every bot plays in every match of {game} (all-play-all), so a change to any bot \
-             replays them all"
+            "every bot plays in all of {game}'s {} (all-play-all), so a change to any bot \
+             replays them all",
+            opts.game.scoring.matches
         )
     })
 }

@@ -1,11 +1,10 @@
 //! Bank Heist's reading of one hand-typed decision: the round and the credits come from the
-//! arguments (2nd and 9th); the answer is read as a tournament reads it, by the contest
+//! arguments (2nd and 9th); the answer is read as the referee reads it, by the contest
 //! text's rules.
 
-use super::driver::{decide, Failure};
 use crate::games::judge::{Answered, Judgement};
-use crate::sandbox::Outcome;
-use koth_rules::bank_heist::{Answer, Response, Round, Variant};
+use koth_referee_bank_heist::{decision, read};
+use koth_rules::bank_heist::{Answer, Round, Variant};
 
 /// Judge a Bank Heist decision from its 31 arguments and its stdout.
 pub fn judge(a: &Answered<'_>) -> Judgement {
@@ -35,18 +34,10 @@ pub fn judge(a: &Answered<'_>) -> Judgement {
         }
     };
     let stdout = String::from_utf8_lossy(a.stdout);
-    let (response, failure) = decide(Variant::Text, round, &Outcome::Ok, &stdout, credits);
-    j.reading = match response {
-        Response::Bet(b) => format!("bet {b}"),
-        Response::Answer(ans) => ans.as_str().to_string(),
-    };
+    let (response, failure) = read(Variant::Text, round, &stdout, credits);
+    j.reading = decision(response);
     match (round, failure) {
-        (_, Some(Failure::NotABet(text))) => {
-            j.refused = Some(format!(
-                "printed {text:?}, not an integer: counted as bet 0"
-            ))
-        }
-        (_, Some(Failure::Crash(o))) => j.refused = Some(format!("ended with {o}")),
+        (_, Some(f)) => j.refused = Some(format!("{}: counted as {}", f.detail, j.reading)),
         (Round::One, None) => {
             let asked = stdout.trim();
             if asked.parse::<u64>().is_ok_and(|n| n > credits) {
