@@ -944,6 +944,116 @@ fn an_all_play_all_contest_says_a_new_version_replays_every_match() {
     );
 }
 
+/// A contest of a built-in game played by its referee (`--game bank-heist`): every bot is in
+/// every tournament, so the page says a new version re-plays them all; the export is `koth
+/// bank-heist` from scratch, byte for byte, and verifies. Coup's own fields refuse a
+/// referee's options.
+#[test]
+fn a_bank_heist_contest_plays_its_built_in_referee_and_exports_koth_bank_heists_archive() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("contest");
+    let d = dir.to_str().unwrap();
+    let init = |game: &str, extra: &[&str]| {
+        let mut args = vec![
+            "contest",
+            "init",
+            d,
+            "--game",
+            game,
+            "--no-python",
+            "--jobs",
+            "2",
+            "--seed",
+            "3",
+        ];
+        args.extend_from_slice(extra);
+        std::process::Command::new(koth_tests::koth_bin())
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    let refused = init("coup", &["--opt", "games=20"]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success() && err.contains("Coup takes"),
+        "{err}"
+    );
+    let refused = init("bank-heist", &["--opt", "games=-1"]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && err.contains("games"), "{err}");
+    assert!(!dir.exists(), "a refused init leaves no folder");
+    let made = init("bank-heist", &["--rounds", "2", "--opt", "games=20"]);
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let config: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("contest.json")).unwrap()).unwrap();
+    assert_eq!(config["game"], "built-in", "{config}");
+    assert_eq!(config["referee_options"]["game"]["name"], "bank-heist");
+
+    let alice = author(&dir, "alice");
+    let server = Server::start(&dir, &tmp.path().join("stderr"));
+    server.upload_each(&alice, &["lurker", "snitcher_king", "heist_master"]);
+    server.settle(1);
+    let board = server.json("/api/leaderboard");
+    assert_eq!(board["bots"].as_array().unwrap().len(), 3, "{board}");
+    let (code, page) = server.get("/");
+    assert_eq!(code, 200);
+    assert!(page.contains("bank-heist"), "{page}");
+    assert!(
+        page.contains("id=\"reuse\"") && page.contains("every one of its tournaments"),
+        "{page}"
+    );
+    let (code, game) = server.get("/game");
+    assert_eq!(code, 200);
+    assert!(game.contains("docs/games/bank-heist.md"), "{game}");
+
+    let out = tmp.path().join("export");
+    koth(&["contest", "export", d, "--out", out.to_str().unwrap()]);
+    let bots_dir = out.join("bots");
+    let scratch = tmp.path().join("scratch");
+    let mut play = vec!["bank-heist".to_string()];
+    for b in ["heist_master", "lurker", "snitcher_king"] {
+        play.push(
+            bots_dir
+                .join(format!("{b}.wasm"))
+                .to_string_lossy()
+                .into_owned(),
+        );
+    }
+    for a in [
+        "--tournaments",
+        "2",
+        "--games",
+        "20",
+        "--seed",
+        "3",
+        "--jobs",
+        "2",
+        "--out",
+    ] {
+        play.push(a.into());
+    }
+    play.push(scratch.to_string_lossy().into_owned());
+    koth(&play.iter().map(String::as_str).collect::<Vec<_>>());
+    let mut exported = koth_tests::read_tree(&out);
+    exported.retain(|k, _| !k.starts_with("bots"));
+    assert_eq!(
+        exported,
+        koth_tests::read_tree(&scratch),
+        "the export is `koth bank-heist` from scratch"
+    );
+    koth(&[
+        "verify",
+        out.to_str().unwrap(),
+        "--bots",
+        bots_dir.to_str().unwrap(),
+        "--all",
+    ]);
+}
+
 /// A contest of a Python referee's game (Liar's Dice, a points game for three): its uploads
 /// play, the leaderboard ranks by the game's points and says so, and the export verifies.
 #[test]

@@ -17,9 +17,23 @@ pub(crate) struct ContestArgs {
     command: ContestCommand,
 }
 
+/// The built-in games a contest can play (Coup with its own fields; the others through
+/// their referees, built in, with `koth play`'s options).
 #[derive(Clone, Copy, ValueEnum)]
 enum GameName {
     Coup,
+    BankHeist,
+    Euchre,
+}
+
+impl GameName {
+    fn name(self) -> &'static str {
+        match self {
+            GameName::Coup => koth::games::coup::NAME,
+            GameName::BankHeist => koth::games::bank_heist::NAME,
+            GameName::Euchre => koth::games::euchre::NAME,
+        }
+    }
 }
 
 // Parsed once per command: the size of `Init`'s many options costs nothing.
@@ -43,18 +57,18 @@ enum ContestCommand {
         #[arg(long, value_name = "REFEREE.wasm")]
         referee: Option<PathBuf>,
         /// One of the referee's options, NAME=VALUE (repeat it; `koth check REFEREE.wasm`
-        /// lists them).
-        #[arg(long = "opt", value_name = "NAME=VALUE", requires = "referee")]
+        /// lists them; for Bank Heist `games` and `rules`, for Euchre `target`).
+        #[arg(long = "opt", value_name = "NAME=VALUE")]
         opts: Vec<String>,
         /// How the referee's matches are drawn: ordered-pairs, tables or all-play-all
         /// [default: the referee's first].
-        #[arg(long, value_name = "FORMAT", requires = "referee")]
+        #[arg(long, value_name = "FORMAT")]
         format: Option<String>,
         /// How the referee's teams are filled: copies or random [default: its first].
-        #[arg(long, value_name = "MODE", requires = "referee")]
+        #[arg(long, value_name = "MODE")]
         partners: Option<String>,
-        /// Rounds of each run (in each, every pairing plays once) [default: Coup 10, a
-        /// referee's own].
+        /// Rounds of each run (in each, every pairing plays once; a Bank Heist round is one
+        /// tournament) [default: Coup 10, a referee's own].
         #[arg(long)]
         rounds: Option<u32>,
         /// A sampled ladder (as `koth coup --opponents M`): each bot meets M opponents a
@@ -211,7 +225,7 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         ContestCommand::Init {
             dir,
-            game: _,
+            game,
             referee,
             opts,
             format,
@@ -270,14 +284,41 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
                     )?;
                     (game, Some(path.clone()))
                 }
-                None => (
-                    koth::contest::config::GameConfig::Coup {
-                        rounds: rounds.unwrap_or(10),
-                        paired: false,
-                        opponents,
-                    },
-                    None,
-                ),
+                None => match game {
+                    None | Some(GameName::Coup) => {
+                        if !opts.is_empty() || format.is_some() || partners.is_some() {
+                            bail!(
+                                "--opt, --format and --partners are a referee's options; Coup \
+                                 takes --rounds and --opponents"
+                            );
+                        }
+                        (
+                            koth::contest::config::GameConfig::Coup {
+                                rounds: rounds.unwrap_or(10),
+                                paired: false,
+                                opponents,
+                            },
+                            None,
+                        )
+                    }
+                    Some(built_in) => {
+                        if opponents.is_some() {
+                            bail!(
+                                "--opponents: a {} contest plays its format's every pairing",
+                                built_in.name()
+                            );
+                        }
+                        let game = built_in_game(
+                            built_in.name(),
+                            rounds,
+                            format.as_deref(),
+                            partners.as_deref(),
+                            &opts,
+                            &config,
+                        )?;
+                        (game, None)
+                    }
+                },
             };
             let config = ContestConfig {
                 game,
@@ -552,6 +593,37 @@ fn referee_game(
     Ok(koth::contest::config::GameConfig::Referee {
         referee_file: format!("referee/{}", entry.file),
         referee: entry,
+        referee_options: Box::new(options),
+    })
+}
+
+/// A built-in game's contest: its referee, built in, described; the run's options resolved
+/// as `koth play GAME` resolves them.
+fn built_in_game(
+    name: &str,
+    rounds: Option<u32>,
+    format: Option<&str>,
+    partners: Option<&str>,
+    opts: &[String],
+    config: &ContestConfig,
+) -> anyhow::Result<koth::contest::config::GameConfig> {
+    let referee = koth::games::registry::referee(name)
+        .with_context(|| format!("--game {name}: not built in as a referee"))?;
+    let d = referee.description();
+    let (format, rounds, partners, values) =
+        super::play::options(d, format, rounds, partners, false, opts)
+            .with_context(|| format!("--game {name}"))?;
+    let options = koth::referee::shape::RefereeOptions::new(
+        d,
+        format,
+        rounds,
+        partners,
+        false,
+        values,
+        config.seed,
+        config.limits(),
+    );
+    Ok(koth::contest::config::GameConfig::BuiltIn {
         referee_options: Box::new(options),
     })
 }

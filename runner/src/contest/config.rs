@@ -20,6 +20,14 @@ pub enum GameConfig {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         opponents: Option<u32>,
     },
+    /// A game built into koth as a referee but Coup (`koth contest init --game bank-heist`
+    /// or `euchre`), played natively as `koth play GAME` plays it, with the run's options
+    /// fixed there (`koth play`'s). Its name is the game's, in `referee_options`.
+    BuiltIn {
+        /// The runs' options but the seed and the bots' limits, which the contest's own
+        /// fields give: the game's shape, its format, rounds and the referee's options.
+        referee_options: Box<crate::referee::shape::RefereeOptions>,
+    },
     /// A game as a plugin: its referee, copied into the contest's folder by `koth contest
     /// init --referee`, with the run's options fixed there (`koth play`'s).
     Referee {
@@ -39,9 +47,22 @@ impl GameConfig {
     pub fn name(&self) -> &str {
         match self {
             GameConfig::Coup { .. } => "coup",
-            GameConfig::Referee {
+            GameConfig::BuiltIn { referee_options }
+            | GameConfig::Referee {
                 referee_options, ..
             } => &referee_options.game.name,
+        }
+    }
+
+    /// The runs' options `init` fixed, for a game played through the referee layer's
+    /// options (every game but Coup's, which has its own fields).
+    pub fn referee_options(&self) -> Option<&crate::referee::shape::RefereeOptions> {
+        match self {
+            GameConfig::Coup { .. } => None,
+            GameConfig::BuiltIn { referee_options }
+            | GameConfig::Referee {
+                referee_options, ..
+            } => Some(referee_options),
         }
     }
 }
@@ -203,16 +224,21 @@ impl ContestConfig {
                 crate::tournament::sample::check_opponents(m)
                     .map_err(|why| format!("opponents {why}"))?;
             }
-            GameConfig::Referee {
+            GameConfig::BuiltIn {
                 ref referee_options,
-                ..
-            } if referee_options.rounds == 0 || referee_options.rounds > 1000 => {
+            } if crate::games::registry::referee(&referee_options.game.name).is_none() => {
                 return Err(format!(
-                    "rounds {} is out of range (1..=1000)",
-                    referee_options.rounds
+                    "koth has no built-in game `{}` (it has {})",
+                    referee_options.game.name,
+                    crate::games::registry::names().join(", ")
                 ));
             }
             _ => {}
+        }
+        if let Some(o) = self.game.referee_options() {
+            if o.rounds == 0 || o.rounds > 1000 {
+                return Err(format!("rounds {} is out of range (1..=1000)", o.rounds));
+            }
         }
         if self.memory_mib == 0 || self.memory_mib > 4096 {
             return Err(format!(

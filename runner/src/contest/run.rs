@@ -66,7 +66,8 @@ pub fn match_count(contest: &Contest, bots: usize) -> usize {
             paired,
             opponents,
         } => coup_options(contest, *rounds, *paired, *opponents),
-        GameConfig::Referee {
+        GameConfig::BuiltIn { referee_options: o }
+        | GameConfig::Referee {
             referee_options: o, ..
         } => referee_options(contest, o),
     };
@@ -80,6 +81,13 @@ fn referee_options(contest: &Contest, fixed: &RefereeOptions) -> RefereeOptions 
         limits: contest.config.limits(),
         ..fixed.clone()
     }
+}
+
+/// A built-in game's referee, run natively, as `koth play GAME` plays it.
+fn built_in(o: &RefereeOptions) -> Result<RefereeGame, ContestError> {
+    crate::games::registry::referee(&o.game.name)
+        .map(RefereeGame::new)
+        .ok_or_else(|| failed(format!("koth has no built-in game `{}`", o.game.name)))
 }
 
 /// Load a referee contest's referee from its folder, checking it is the one `init` took.
@@ -231,6 +239,17 @@ fn execute_into(
             &sandbox,
             &at,
         ),
+        GameConfig::BuiltIn { referee_options: o } => built_in(o).and_then(|game| {
+            play(
+                &game,
+                referee_options(contest, o),
+                None,
+                &bots,
+                &versions,
+                &sandbox,
+                &at,
+            )
+        }),
         GameConfig::Referee {
             referee_options: o, ..
         } => load_referee(contest, &sandbox).and_then(|(game, entry)| {
@@ -261,7 +280,7 @@ fn command_line<O: serde::Serialize>(
 ) -> Result<Vec<String>, ContestError> {
     let json = serde_json::to_value(manifest).map_err(failed)?;
     let referee = match &contest.config.game {
-        GameConfig::Coup { .. } => None,
+        GameConfig::Coup { .. } | GameConfig::BuiltIn { .. } => None,
         GameConfig::Referee { referee_file, .. } => {
             let path = contest.root().join(referee_file);
             Some(
@@ -450,6 +469,15 @@ pub fn validation_match(
             candidate,
             opponent,
         ),
+        GameConfig::BuiltIn { referee_options: o } => {
+            let game = built_in(o).map_err(|e| Validation::Void(e.to_string()))?;
+            let opts = RefereeOptions {
+                rounds: 1,
+                paired: false,
+                ..referee_options(contest, o)
+            };
+            judge(&game, &opts, candidate, opponent)
+        }
         GameConfig::Referee {
             referee_options: o, ..
         } => {

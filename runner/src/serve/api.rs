@@ -85,12 +85,9 @@ pub struct Leaderboard {
 /// it does not say (koth 0.5.0), the contest's game's word, as the report falls back.
 pub fn unit_of(st: &AppState, unit: &str) -> String {
     let game = &st.contest.config.game;
-    let referee_word = match game {
-        crate::contest::GameConfig::Referee {
-            referee_options, ..
-        } => Some(referee_options.game.scoring.matches.as_str()),
-        crate::contest::GameConfig::Coup { .. } => None,
-    };
+    let referee_word = game
+        .referee_options()
+        .map(|o| o.game.scoring.matches.as_str());
     crate::tournament::results::unit_word(unit, referee_word, game.name())
 }
 

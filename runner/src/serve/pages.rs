@@ -80,10 +80,7 @@ fn leaderboard_page(st: &AppState) -> Response {
         run.total,
         id = run.id
     );
-    if let crate::contest::GameConfig::Referee {
-        referee_options, ..
-    } = &st.contest.config.game
-    {
+    if let Some(referee_options) = st.contest.config.game.referee_options() {
         let name = st.contest.config.game.name();
         if let Some(note) = crate::referee::game::reuse_note(name, referee_options) {
             let _ = write!(
