@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 /// The human log of one tournament, written as the events come and handed out in pieces
 /// ([`HumanLog::take`]): each piece is one or more lines, so a referee passes the host one
-/// string per batch of events instead of one per line.
+/// string per game instead of one per line.
 #[derive(Debug)]
 pub struct HumanLog<'a> {
     names: &'a [&'a str],

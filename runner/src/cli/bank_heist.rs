@@ -15,7 +15,8 @@ pub(crate) struct BankHeistArgs {
     #[arg(required = true, value_name = "BOT.wasm")]
     bots: Vec<PathBuf>,
     /// Tournaments; each bot's score is its credits summed over them. They run in parallel.
-    #[arg(long, default_value_t = 1)]
+    /// (`--rounds` too: one round is one tournament, as `koth play bank-heist` counts them.)
+    #[arg(long, default_value_t = 1, visible_alias = "rounds")]
     tournaments: u32,
     /// Games per tournament [default: drawn per tournament from 1000..=1100].
     #[arg(long)]

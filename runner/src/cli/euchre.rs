@@ -22,8 +22,9 @@ pub(crate) struct EuchreArgs {
     /// Bot modules (.wasm); each bot's name is its file stem. At least two.
     #[arg(required = true, value_name = "BOT.wasm")]
     bots: Vec<PathBuf>,
-    /// Games per pair of bots (with random partners: games in all).
-    #[arg(long, default_value_t = 10)]
+    /// Games per pair of bots (with random partners: games in all). (`--rounds` too: the
+    /// referee's rounds, as `koth play euchre` counts them.)
+    #[arg(long, default_value_t = 10, visible_alias = "rounds")]
     games: u32,
     /// Points that win a game.
     #[arg(long, default_value_t = 10)]
