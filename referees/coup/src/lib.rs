@@ -99,7 +99,10 @@ impl Referee for CoupReferee {
         let file = history_file(names, setup.round);
         // The match's seed shuffles the deck: paired twins share it, so they share the deal.
         let mut game = Game::new(ChaCha8Rng::seed_from_u64(setup.seed));
-        host.log(&format!("--- {} vs. {} ({file})", names[0], names[1]))?;
+        // The human log's lines go to the host in one string before each decision (and at
+        // the end), not one call each: a component referee's host calls are its cost.
+        let mut log = Lines::default();
+        log.push(format!("--- {} vs. {} ({file})", names[0], names[1]));
         let mut decided = Step::Continue;
         let end = loop {
             if game.is_over() {
@@ -116,7 +119,8 @@ impl Referee for CoupReferee {
                 prompt.cards.clone(),
             ];
             args.extend(prompt.legal.iter().cloned());
-            host.log(&argv_line(names[seat], &args))?;
+            log.push(argv_line(names[seat], &args));
+            log.flush(host)?;
             let report = host.decide(DecisionRequest {
                 seat: seat as u32,
                 phase: if prompt.exchange { "exchange" } else { "move" }.into(),
@@ -138,10 +142,10 @@ impl Referee for CoupReferee {
             };
             if forfeit.is_none() {
                 let text = appended.as_deref().unwrap_or_default();
-                host.log(&format!("{} played {text:?}", names[seat]))?;
+                log.push(format!("{} played {text:?}", names[seat]));
             }
-            for line in &events {
-                host.log(line)?;
+            for line in events {
+                log.push(line);
             }
             host.judge(Verdict {
                 answer: appended.unwrap_or_default(),
@@ -152,14 +156,14 @@ impl Referee for CoupReferee {
                 events: Vec::new(),
             })?;
             if let Some(f) = forfeit {
-                host.log(&format!("{} forfeits: {f}", names[seat]))?;
+                log.push(format!("{} forfeits: {f}", names[seat]));
                 let tail = tail(&report.stderr_tail, STDERR_QUOTE);
                 if !tail.trim().is_empty() {
-                    host.log(&format!(
+                    log.push(format!(
                         "{}'s stderr ends with: {}",
                         names[seat],
                         tail.trim_end()
-                    ))?;
+                    ));
                 }
                 break End::Forfeit { seat, why: f };
             }
@@ -177,14 +181,35 @@ impl Referee for CoupReferee {
             (End::Decided, _) => (None, "draw", None),
         };
         match winner {
-            Some(w) => host.log(&format!("{} wins!", names[w]))?,
-            None => host.log("draw: 100 actions each without a winner; nobody scores")?,
+            Some(w) => log.push(format!("{} wins!", names[w])),
+            None => log.push("draw: 100 actions each without a winner; nobody scores".into()),
         }
+        log.flush(host)?;
         // The detail keeps the history; the bots' directories should not.
         for seat in 0..2 {
             host.remove_file(seat, &file)?;
         }
         Ok(result(&file, &game, winner, how, forfeit))
+    }
+}
+
+/// Lines of the human log not yet passed to the host.
+#[derive(Default)]
+struct Lines(String);
+
+impl Lines {
+    fn push(&mut self, line: String) {
+        self.0.push_str(&line);
+        self.0.push('\n');
+    }
+
+    /// Pass the lines to the host as one string (its log joins entries with line breaks).
+    fn flush(&mut self, host: &mut dyn Host) -> Result<(), Abort> {
+        if self.0.pop().is_some() {
+            host.log(&self.0)?;
+            self.0.clear();
+        }
+        Ok(())
     }
 }
 

@@ -78,8 +78,9 @@ impl<F: FnMut(&DecisionRequest) -> Answer> Host for Scripted<F> {
         self.states.push(state.to_string());
         Ok(())
     }
+    /// The referee passes several lines at once: kept line by line, as the log file reads.
     fn log(&mut self, line: &str) -> Result<(), Abort> {
-        self.log.push(line.to_string());
+        self.log.extend(line.split('\n').map(str::to_string));
         Ok(())
     }
     fn read_file(&mut self, seat: u32, path: &str) -> Result<Option<Vec<u8>>, Abort> {

@@ -318,7 +318,9 @@ impl Game for RefereeGame {
             return Vec::new();
         }
         let marks = r.log.iter().map(|d| decision_mark(&d.bot, d.args.iter()));
-        lines_after_mark(r.human_log.iter(), marks, k)
+        // A referee may pass several lines in one call (Coup's does): read line by line.
+        let lines = r.human_log.iter().flat_map(|entry| entry.split('\n'));
+        lines_after_mark(lines, marks, k)
     }
 
     fn match_count(&self, bots: usize, opts: &RefereeOptions) -> usize {
