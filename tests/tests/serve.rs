@@ -8,8 +8,8 @@ mod devtools;
 mod serve_support;
 
 use serve_support::{
-    author, contest, contest_with_python, entries, koth, multipart, referee_contest, seed_bot,
-    Server, BOUNDARY,
+    author, contest, contest_with_python, entries, export_is_the_run_from_scratch, koth, multipart,
+    referee_contest, seed_bot, Server, BOUNDARY,
 };
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -242,45 +242,13 @@ fn uploads_run_reach_the_leaderboard_and_export_as_a_verifiable_archive() {
     assert_eq!(newest["played"], 8, "{newest}");
     assert_eq!(newest["reused"], 4, "{newest}");
     // Export the newest run; it is what `koth coup` writes from scratch, and verifies.
-    let out = tmp.path().join("export");
-    koth(&[
-        "contest",
-        "export",
-        dir.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let scratch = tmp.path().join("scratch");
-    let bots_dir = out.join("bots");
-    let mut coup = vec!["coup".to_string()];
-    for b in ["law", "rnd", "tax"] {
-        coup.push(
-            bots_dir
-                .join(format!("{b}.wasm"))
-                .to_string_lossy()
-                .into_owned(),
-        );
-    }
-    for a in ["--rounds", "2", "--seed", "5", "--jobs", "2", "--out"] {
-        coup.push(a.into());
-    }
-    coup.push(scratch.to_string_lossy().into_owned());
-    koth(&coup.iter().map(String::as_str).collect::<Vec<_>>());
-    let mut exported = koth_tests::read_tree(&out);
-    exported.retain(|k, _| !k.starts_with("bots"));
-    assert_eq!(
-        exported,
-        koth_tests::read_tree(&scratch),
-        "the export is a run from scratch"
+    export_is_the_run_from_scratch(
+        tmp.path(),
+        &dir,
+        &["coup"],
+        &["law", "rnd", "tax"],
+        &["--rounds", "2", "--seed", "5", "--jobs", "2"],
     );
-    let verified = koth(&[
-        "verify",
-        out.to_str().unwrap(),
-        "--bots",
-        bots_dir.to_str().unwrap(),
-        "--all",
-    ]);
-    assert!(!verified.is_empty());
     superseded_run_is_condensed_and_rebuilt(&server, &dir, tmp.path(), last);
 }
 
@@ -806,41 +774,16 @@ fn a_referee_contest_plays_its_game_and_exports_a_verifiable_archive() {
     assert!(replay.contains("id=\"replay\""), "the report's viewer");
 
     // The export is `koth play` from scratch, and verifies with the referee among the bots.
-    let out = tmp.path().join("export");
-    koth(&["contest", "export", d, "--out", out.to_str().unwrap()]);
-    let bots_dir = out.join("bots");
-    assert!(bots_dir.join("euchre_referee.wasm").is_file());
-    let scratch = tmp.path().join("scratch");
-    let mut play = vec!["play".to_string(), referee.to_string_lossy().into_owned()];
-    for b in ["card_counter", "marius", "random_8020"] {
-        play.push(
-            bots_dir
-                .join(format!("{b}.wasm"))
-                .to_string_lossy()
-                .into_owned(),
-        );
-    }
-    for a in [
-        "--opt", "target=5", "--rounds", "1", "--seed", "3", "--jobs", "2", "--out",
-    ] {
-        play.push(a.into());
-    }
-    play.push(scratch.to_string_lossy().into_owned());
-    koth(&play.iter().map(String::as_str).collect::<Vec<_>>());
-    let mut exported = koth_tests::read_tree(&out);
-    exported.retain(|k, _| !k.starts_with("bots"));
-    assert_eq!(
-        exported,
-        koth_tests::read_tree(&scratch),
-        "the export is a run from scratch"
+    let out = export_is_the_run_from_scratch(
+        tmp.path(),
+        &dir,
+        &["play", referee.to_str().unwrap()],
+        &["card_counter", "marius", "random_8020"],
+        &[
+            "--opt", "target=5", "--rounds", "1", "--seed", "3", "--jobs", "2",
+        ],
     );
-    koth(&[
-        "verify",
-        out.to_str().unwrap(),
-        "--bots",
-        bots_dir.to_str().unwrap(),
-        "--all",
-    ]);
+    assert!(out.join("bots/euchre_referee.wasm").is_file());
 }
 
 /// A referee that ships its pages (the hostile test referee's honest game): `/game` gives
@@ -1010,48 +953,22 @@ fn a_bank_heist_contest_plays_its_built_in_referee_and_exports_koth_bank_heists_
     assert_eq!(code, 200);
     assert!(game.contains("docs/games/bank-heist.md"), "{game}");
 
-    let out = tmp.path().join("export");
-    koth(&["contest", "export", d, "--out", out.to_str().unwrap()]);
-    let bots_dir = out.join("bots");
-    let scratch = tmp.path().join("scratch");
-    let mut play = vec!["bank-heist".to_string()];
-    for b in ["heist_master", "lurker", "snitcher_king"] {
-        play.push(
-            bots_dir
-                .join(format!("{b}.wasm"))
-                .to_string_lossy()
-                .into_owned(),
-        );
-    }
-    for a in [
-        "--tournaments",
-        "2",
-        "--games",
-        "20",
-        "--seed",
-        "3",
-        "--jobs",
-        "2",
-        "--out",
-    ] {
-        play.push(a.into());
-    }
-    play.push(scratch.to_string_lossy().into_owned());
-    koth(&play.iter().map(String::as_str).collect::<Vec<_>>());
-    let mut exported = koth_tests::read_tree(&out);
-    exported.retain(|k, _| !k.starts_with("bots"));
-    assert_eq!(
-        exported,
-        koth_tests::read_tree(&scratch),
-        "the export is `koth bank-heist` from scratch"
+    export_is_the_run_from_scratch(
+        tmp.path(),
+        &dir,
+        &["bank-heist"],
+        &["heist_master", "lurker", "snitcher_king"],
+        &[
+            "--tournaments",
+            "2",
+            "--games",
+            "20",
+            "--seed",
+            "3",
+            "--jobs",
+            "2",
+        ],
     );
-    koth(&[
-        "verify",
-        out.to_str().unwrap(),
-        "--bots",
-        bots_dir.to_str().unwrap(),
-        "--all",
-    ]);
 }
 
 /// A contest of a Python referee's game (Liar's Dice, a points game for three): its uploads

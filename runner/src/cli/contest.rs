@@ -269,19 +269,18 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
                 max_versions_per_author_per_hour: max_versions_per_hour,
                 ..ContestConfig::coup(rounds.unwrap_or(10), seed)
             };
+            let choice = RunChoice {
+                rounds,
+                format: format.as_deref(),
+                partners: partners.as_deref(),
+                opts: &opts,
+            };
             let (game, referee_src) = match &referee {
                 Some(path) => {
                     if opponents.is_some() {
                         bail!("--opponents: a referee's contest plays its format's every pairing");
                     }
-                    let game = referee_game(
-                        path,
-                        rounds,
-                        format.as_deref(),
-                        partners.as_deref(),
-                        &opts,
-                        &config,
-                    )?;
+                    let game = referee_game(path, &choice, &config)?;
                     (game, Some(path.clone()))
                 }
                 None => match game {
@@ -308,14 +307,7 @@ pub(crate) fn run(args: ContestArgs) -> anyhow::Result<ExitCode> {
                                 built_in.name()
                             );
                         }
-                        let game = built_in_game(
-                            built_in.name(),
-                            rounds,
-                            format.as_deref(),
-                            partners.as_deref(),
-                            &opts,
-                            &config,
-                        )?;
+                        let game = built_in_game(built_in.name(), &choice, &config)?;
                         (game, None)
                     }
                 },
@@ -552,20 +544,48 @@ fn validation_file(file: &Path) -> anyhow::Result<String> {
     Ok(format!("validation/{name}"))
 }
 
-/// Copy the validation opponent `src` to `rel` in the contest and check it as every upload
-/// will be checked against it: it loads, and it plays the contest's game.
-/// A referee contest's game: the referee loaded and described, the run's options resolved
-/// as `koth play` resolves them (a bad option is refused here, before the folder is made).
+/// What `init` was told of a referee's run: `koth play`'s options.
+struct RunChoice<'a> {
+    rounds: Option<u32>,
+    format: Option<&'a str>,
+    partners: Option<&'a str>,
+    opts: &'a [String],
+}
+
+impl RunChoice<'_> {
+    /// The runs' options for the game `d` describes, resolved as `koth play` resolves them
+    /// (a bad option is refused here, before the folder is made; `at` names the flag).
+    fn options(
+        &self,
+        d: &koth_referee::Description,
+        config: &ContestConfig,
+        at: &str,
+    ) -> anyhow::Result<koth::referee::shape::RefereeOptions> {
+        let (format, rounds, partners, values) =
+            super::play::options(d, self.format, self.rounds, self.partners, false, self.opts)
+                .context(at.to_string())?;
+        Ok(koth::referee::shape::RefereeOptions::new(
+            d,
+            format,
+            rounds,
+            partners,
+            false,
+            values,
+            config.seed,
+            config.limits(),
+        ))
+    }
+}
+
+/// A referee contest's game: the referee loaded and described, the run's options resolved.
 fn referee_game(
     path: &Path,
-    rounds: Option<u32>,
-    format: Option<&str>,
-    partners: Option<&str>,
-    opts: &[String],
+    choice: &RunChoice<'_>,
     config: &ContestConfig,
 ) -> anyhow::Result<koth::contest::config::GameConfig> {
     use koth::referee::component::{ComponentReferee, RefereeLimits};
     use koth::referee::Referee;
+    let at = format!("--referee {}", path.display());
     let sandbox = koth::sandbox::Sandbox::new(koth::sandbox::SandboxOptions::default())
         .context("starting the sandbox")?;
     let loaded = ComponentReferee::load(
@@ -574,21 +594,8 @@ fn referee_game(
         RefereeLimits::default(),
         &koth::sandbox::VfsLimits::default(),
     )
-    .with_context(|| format!("--referee {}", path.display()))?;
-    let d = loaded.description().clone();
-    let (format, rounds, partners, values) =
-        super::play::options(&d, format, rounds, partners, false, opts)
-            .with_context(|| format!("--referee {}", path.display()))?;
-    let options = koth::referee::shape::RefereeOptions::new(
-        &d,
-        format,
-        rounds,
-        partners,
-        false,
-        values,
-        config.seed,
-        config.limits(),
-    );
+    .context(at.clone())?;
+    let options = choice.options(loaded.description(), config, &at)?;
     let entry = loaded.manifest_entry(path);
     Ok(koth::contest::config::GameConfig::Referee {
         referee_file: format!("referee/{}", entry.file),
@@ -601,28 +608,13 @@ fn referee_game(
 /// as `koth play GAME` resolves them.
 fn built_in_game(
     name: &str,
-    rounds: Option<u32>,
-    format: Option<&str>,
-    partners: Option<&str>,
-    opts: &[String],
+    choice: &RunChoice<'_>,
     config: &ContestConfig,
 ) -> anyhow::Result<koth::contest::config::GameConfig> {
+    let at = format!("--game {name}");
     let referee = koth::games::registry::referee(name)
-        .with_context(|| format!("--game {name}: not built in as a referee"))?;
-    let d = referee.description();
-    let (format, rounds, partners, values) =
-        super::play::options(d, format, rounds, partners, false, opts)
-            .with_context(|| format!("--game {name}"))?;
-    let options = koth::referee::shape::RefereeOptions::new(
-        d,
-        format,
-        rounds,
-        partners,
-        false,
-        values,
-        config.seed,
-        config.limits(),
-    );
+        .with_context(|| format!("{at}: not built in as a referee"))?;
+    let options = choice.options(referee.description(), config, &at)?;
     Ok(koth::contest::config::GameConfig::BuiltIn {
         referee_options: Box::new(options),
     })
@@ -640,6 +632,8 @@ fn install_file(contest: &Contest, rel: &str, src: &Path) -> anyhow::Result<()> 
     Ok(())
 }
 
+/// Copy the validation opponent `src` to `rel` in the contest and check it as every upload
+/// will be checked against it: it loads, and it plays the contest's game.
 fn install_opponent(contest: &Contest, rel: &str, src: &Path) -> anyhow::Result<()> {
     install_file(contest, rel, src)?;
     let dest = contest.root().join(rel);

@@ -243,6 +243,59 @@ pub fn koth(args: &[&str]) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// Export the contest in `dir` to `<tmp>/export`, then play `koth HEAD BOT... FLAGS --out
+/// <tmp>/scratch` with the exported bots named `bots` (their file stems): the export must be
+/// that run from scratch, file for file but its `bots/` folder, and `koth verify --all` must
+/// confirm it with its bots. Returns the export's folder.
+pub fn export_is_the_run_from_scratch(
+    tmp: &Path,
+    dir: &Path,
+    head: &[&str],
+    bots: &[&str],
+    flags: &[&str],
+) -> PathBuf {
+    let out = tmp.join("export");
+    koth(&[
+        "contest",
+        "export",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let bots_dir = out.join("bots");
+    let scratch = tmp.join("scratch");
+    let mut run: Vec<String> = head.iter().map(|h| h.to_string()).collect();
+    for b in bots {
+        run.push(
+            bots_dir
+                .join(format!("{b}.wasm"))
+                .to_string_lossy()
+                .into_owned(),
+        );
+    }
+    run.extend(flags.iter().map(|f| f.to_string()));
+    run.push("--out".into());
+    run.push(scratch.to_string_lossy().into_owned());
+    koth(&run.iter().map(String::as_str).collect::<Vec<_>>());
+    let mut exported = koth_tests::read_tree(&out);
+    exported.retain(|k, _| !k.starts_with("bots"));
+    assert_eq!(
+        exported,
+        koth_tests::read_tree(&scratch),
+        "the export is `koth {}` from scratch",
+        head.join(" ")
+    );
+    let verified = koth(&[
+        "verify",
+        out.to_str().unwrap(),
+        "--bots",
+        bots_dir.to_str().unwrap(),
+        "--all",
+    ]);
+    assert!(!verified.is_empty());
+    out
+}
+
 /// A contest folder (`<tmp>/contest`) made with these `koth contest init` options; it takes
 /// `.wasm` only, so that its server makes no Python snapshot (a minute of CPU).
 pub fn contest(tmp: &Path, opts: &[&str]) -> PathBuf {

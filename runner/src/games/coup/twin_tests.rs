@@ -4,7 +4,7 @@
 //! rule or keep cards they were not offered, so that every way a game ends is compared.
 
 use super::driver::{self, GameResult, GameSetup};
-use crate::games::Player;
+use crate::games::{fnv, Player};
 use crate::referee::host::MatchHost;
 use crate::referee::shape::GameShape;
 use crate::referee::{Native, Referee};
@@ -19,17 +19,6 @@ use std::sync::Arc;
 struct Hashed {
     name: &'static str,
     mischief: u64,
-}
-
-fn fnv(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for p in parts {
-        for &b in *p {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        h = (h ^ 0xff).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }
 
 impl Player for Hashed {
