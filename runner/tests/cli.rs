@@ -188,7 +188,8 @@ fn bank_heist_runs_and_names_bad_options() {
     ] {
         assert!(out.join(f).is_file(), "{f} missing");
     }
-    assert!(match_file(&out, "logs/tournament-0.log").starts_with("#####GAME 0: "));
+    // One tournament is one match of the referee: its log is the contest's format.
+    assert!(match_file(&out, "logs/match-0.log").starts_with("#####GAME 0: "));
     let o = koth(&[&"bank-heist", &bot, &"--tournaments", &"0"]);
     assert!(text(&o).contains("--tournaments"), "{}", text(&o));
     let o = koth(&[&"bank-heist", &bot, &"--games", &"0"]);
