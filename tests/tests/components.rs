@@ -3,7 +3,7 @@
 //! (`tests/components/hostile`) meets the same outcomes as the hostile core modules. Load-time
 //! checks are exercised with small WAT components.
 
-use koth::games::bank_heist::format::{self as heist, BankHeistOptions};
+use koth::games::bank_heist::{self as heist, rules::Variant};
 use koth::games::coup::tournament::{self, CoupOptions};
 use koth::games::euchre::{self, Partners};
 use koth::games::Game as _;
@@ -383,26 +383,20 @@ fn the_bank_heist_component_plays_a_deterministic_tournament() {
         .map(|n| load(&sb, &koth_tests::wasm(n)))
         .collect();
     let players = koth_tests::players(std::iter::once(&me).chain(&others));
-    let opts = BankHeistOptions {
-        tournaments: 2,
-        games: Some(200),
-        seed: 4,
-        limits: Limits::default(),
-        ..Default::default()
-    };
-    let one = heist::run(&players, &opts, 1, &|_, _| {}).unwrap();
-    let two = heist::run(&players, &opts, 2, &|_, _| {}).unwrap();
+    // `koth bank-heist --tournaments 2 --games 200 --seed 4`: Bank Heist's referee.
+    let opts = heist::options(2, Some(200), Variant::Text, 4, Limits::default()).unwrap();
+    let game = heist::game();
+    let one = game.play_whole(&players, &opts, 1, &|_, _| {}).unwrap();
+    let two = game.play_whole(&players, &opts, 2, &|_, _| {}).unwrap();
     for (a, b) in one.records.iter().zip(&two.records) {
         assert_eq!(a.void, None);
-        for (name, failures) in a.names.iter().zip(&a.failures) {
+        for (name, failures) in a.seats.iter().zip(&a.failures) {
             assert!(failures.is_empty(), "{name} failed: {failures:?}");
         }
-        // It took part: a decision in round 1 of every game.
-        assert!(a.invocations[0] >= 200, "{:?}", a.invocations);
-        let credits = |r: &koth::games::bank_heist::driver::TournamentRecord| {
-            r.bots.iter().map(|b| b.credits).collect::<Vec<_>>()
-        };
-        assert_eq!(credits(a), credits(b), "--jobs 1 and --jobs 2 differ");
+        // It took part: a decision in round 1 of every game (its seat is drawn).
+        let seat = a.seats.iter().position(|s| s == me.name()).unwrap();
+        assert!(a.invocations[seat] >= 200, "{:?}", a.invocations);
+        assert_eq!(a.scores, b.scores, "--jobs 1 and --jobs 2 differ");
     }
 }
 

@@ -7,8 +7,9 @@
 //! setup could not install it, it is recorded in `target/koth-skip-languages` and every test
 //! here is reported ignored by name (`cfg(koth_skip_python)`); never passed silently.
 
-use koth::games::bank_heist::format::{self as bank_heist, BankHeistOptions};
+use koth::games::bank_heist::{self, rules::Variant};
 use koth::games::coup::tournament::{self, CoupOptions};
+use koth::games::Game as _;
 use koth::sandbox::python::PythonStart;
 use koth::sandbox::{
     Bot, CodeCache, Invocation, Limits, Outcome, Sandbox, SandboxOptions, Vfs, VfsLimits,
@@ -75,22 +76,20 @@ fn the_twelve_seed_bank_heist_scripts_play_without_a_failure() {
     }
     let players = koth_tests::players(&bots);
     // A tenth of a tournament: about 2,000 decisions, each resuming the interpreter's snapshot.
-    let opts = BankHeistOptions {
-        tournaments: 1,
-        games: Some(100),
-        seed: 5,
-        limits: Limits::default(),
-        ..Default::default()
-    };
-    let run = bank_heist::run(&players, &opts, 2, &|_, _| {}).unwrap();
+    // `koth bank-heist --games 100 --seed 5`: Bank Heist's referee.
+    let opts = bank_heist::options(1, Some(100), Variant::Text, 5, Limits::default()).unwrap();
+    let run = bank_heist::game()
+        .play_whole(&players, &opts, 2, &|_, _| {})
+        .unwrap();
     let rec = &run.records[0];
     assert_eq!(rec.void, None);
-    for (name, failures) in rec.names.iter().zip(&rec.failures) {
+    for (name, failures) in rec.seats.iter().zip(&rec.failures) {
         assert!(failures.is_empty(), "{name} failed: {failures:?}");
     }
     assert!(rec.invocations.iter().all(|&n| n >= 100));
-    // Lurker never bets: 240 to start, 240 per game.
-    assert_eq!(rec.bots[0].credits, 240 * 101);
+    // Lurker never bets: 240 to start, 240 per game (its seat is drawn).
+    let lurker = rec.seats.iter().position(|s| s == "lurker").unwrap();
+    assert_eq!(rec.scores[lurker], 240 * 101);
 }
 
 /// A Coup tournament of the Python player against two Rust example bots.
