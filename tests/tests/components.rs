@@ -365,6 +365,18 @@ fn bad_components_are_refused_at_load() {
         err.contains("koth:bots/go@0.1.0") && err.contains("not one of koth's worlds"),
         "{err}"
     );
+    // Components are instantiated from a pool sized for two memories each: a third is
+    // refused at load, by name, never when a match needs the instance.
+    let three = r#"(component
+             (core module $m (memory 1))
+             (core instance (instantiate $m))
+             (core instance (instantiate $m))
+             (core instance (instantiate $m)))"#;
+    let err = load_wat(&sb, three).unwrap_err();
+    assert!(
+        err.contains("wat_component") && err.contains("3 Wasm linear memories"),
+        "{err}"
+    );
 }
 
 /// The Bank Heist component plays a tournament beside the Rust ports: every decision taken

@@ -26,7 +26,7 @@ use koth_referee::{
     json_string, Abort, DecisionReport, DecisionRequest, Description, Directory, Failure, Format,
     Host, MatchResult, MatchSetup, Referee, Scoring, SeatResult, Seating, Verdict,
 };
-use koth_rules::coup::{Foul, Game, Step, WinReason};
+use koth_rules::coup::{Event, Foul, Game, Step, WinReason};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -112,18 +112,22 @@ impl Referee for CoupReferee {
             let seat = prompt.seat;
             let before = game.history().to_string();
             host.write_file(seat as u32, &file, before.as_bytes())?;
-            let mut args = vec![
+            let phase = if prompt.exchange { "exchange" } else { "move" };
+            // The prompt is spent here: its strings move into the arguments (each copy is an
+            // allocation, and a component referee pays for its allocator).
+            let mut args = Vec::with_capacity(4 + prompt.legal.len());
+            args.extend([
                 file.clone(),
                 prompt.opponent_coins.to_string(),
                 prompt.own_coins.to_string(),
-                prompt.cards.clone(),
-            ];
-            args.extend(prompt.legal.iter().cloned());
-            log.push(argv_line(names[seat], &args));
+                prompt.cards,
+            ]);
+            args.extend(prompt.legal);
+            log.line(|l| write_argv(l, names[seat], &args));
             log.flush(host)?;
             let report = host.decide(DecisionRequest {
                 seat: seat as u32,
-                phase: if prompt.exchange { "exchange" } else { "move" }.into(),
+                phase: phase.into(),
                 args,
                 stdin: Vec::new(),
             })?;
@@ -132,21 +136,23 @@ impl Referee for CoupReferee {
                 .as_deref()
                 .and_then(|a| a.strip_prefix(before.as_bytes()))
                 .map(|a| String::from_utf8_lossy(a).into_owned());
-            let judged = judge(&mut game, &before, after.as_deref(), &report, names);
-            let (events, forfeit) = match judged {
+            let judged = judge(&mut game, &before, after.as_deref(), &report);
+            let forfeit = match judged {
                 Ok((events, step)) => {
                     decided = step;
-                    (events, None)
+                    let text = appended.as_deref().unwrap_or_default();
+                    log.line(|l| {
+                        l.push_str(names[seat]);
+                        l.push_str(" played ");
+                        push_quoted(l, text);
+                    });
+                    for event in events {
+                        log.push(event.describe(names));
+                    }
+                    None
                 }
-                Err(f) => (Vec::new(), Some(f)),
+                Err(f) => Some(f),
             };
-            if forfeit.is_none() {
-                let text = appended.as_deref().unwrap_or_default();
-                log.push(format!("{} played {text:?}", names[seat]));
-            }
-            for line in events {
-                log.push(line);
-            }
             host.judge(Verdict {
                 answer: appended.unwrap_or_default(),
                 failure: forfeit.as_ref().map(|f| Failure {
@@ -199,7 +205,12 @@ struct Lines(String);
 
 impl Lines {
     fn push(&mut self, line: String) {
-        self.0.push_str(&line);
+        self.line(|l| l.push_str(&line));
+    }
+
+    /// A line written in place by `write` (no string of its own to allocate and copy).
+    fn line(&mut self, write: impl FnOnce(&mut String)) {
+        write(&mut self.0);
         self.0.push('\n');
     }
 
@@ -220,8 +231,46 @@ pub fn history_file(names: [&str; 2], round: u32) -> String {
 
 /// A decision's line in the human log: the bot's name and its arguments, quoted.
 pub fn argv_line(name: &str, args: &[String]) -> String {
-    let quoted: Vec<String> = args.iter().map(|a| format!("{a:?}")).collect();
-    format!("{name} {}", quoted.join(" "))
+    let mut line = String::new();
+    write_argv(&mut line, name, args);
+    line
+}
+
+/// [`argv_line`], written at the end of `out`.
+fn write_argv(out: &mut String, name: &str, args: &[String]) {
+    out.push_str(name);
+    out.push(' ');
+    for (i, a) in args.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        push_quoted(out, a);
+    }
+}
+
+/// `text` as `{text:?}` writes it, quotes included. ASCII, what Coup's arguments are, is
+/// escaped here byte by byte: `Debug`'s escaping of each character (its Unicode tables) took
+/// a twentieth of a component referee's time.
+fn push_quoted(out: &mut String, text: &str) {
+    if !text
+        .bytes()
+        .all(|b| matches!(b, b' '..=b'~' | b'\n' | b'\r' | b'\t'))
+    {
+        let _ = write!(out, "{text:?}");
+        return;
+    }
+    out.push('"');
+    for b in text.bytes() {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            _ => out.push(char::from(b)),
+        }
+    }
+    out.push('"');
 }
 
 /// How the loop ended: the rules decided (a win or a draw), or a seat forfeited.
@@ -267,24 +316,20 @@ impl std::fmt::Display for Forfeit {
 }
 
 /// Judge one decision: the invocation, then the file rule, then the rules. On success the
-/// move is applied, and its events come back as the log's lines with how the game stands.
+/// move is applied, and its events come back with how the game stands.
 fn judge(
     game: &mut Game,
     before: &str,
     after: Option<&[u8]>,
     report: &DecisionReport,
-    names: [&str; 2],
-) -> Result<(Vec<String>, Step), Forfeit> {
+) -> Result<(Vec<Event>, Step), Forfeit> {
     if !report.outcome.is_ok() {
         return Err(Forfeit::Crash(report.outcome.clone()));
     }
     let appended = file_rule(before, after)?;
     let stdout = String::from_utf8_lossy(&report.stdout);
     match game.apply(appended, &stdout) {
-        Ok(applied) => Ok((
-            applied.events.iter().map(|e| e.describe(names)).collect(),
-            applied.step,
-        )),
+        Ok(applied) => Ok((applied.events, applied.step)),
         Err(Foul::IllegalMove { appended, legal }) => Err(Forfeit::IllegalMove(format!(
             "appended {appended:?}; legal: {legal:?}"
         ))),

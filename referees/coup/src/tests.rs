@@ -306,3 +306,24 @@ fn the_description_is_two_seats_in_ordered_pairs_with_a_directory() {
     assert!(CoupReferee.protocol().contains("history file"));
     assert!(tail("ééé", 3).len() <= 3 && tail("abc", 10) == "abc");
 }
+
+#[test]
+fn argv_line_quotes_as_debug_does() {
+    let args: Vec<String> = [
+        "alice_bob_0.txt",
+        "I\n",
+        "say \"hi\"\\ \t\r",
+        "",
+        "caf\u{e9} \u{301}",
+        "\0\u{7f}\u{1b}",
+        "~^*!$",
+    ]
+    .map(String::from)
+    .into();
+    let debug: Vec<String> = args.iter().map(|a| format!("{a:?}")).collect();
+    assert_eq!(
+        argv_line("alice", &args),
+        format!("alice {}", debug.join(" "))
+    );
+    assert_eq!(argv_line("bob", &[]), "bob ");
+}

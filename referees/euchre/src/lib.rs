@@ -21,6 +21,7 @@ use koth_referee::{
 use koth_rules::euchre::{team_of, Card, Config, Event, Game, Kind, Outcome, DEFAULT_MAX_DEALS};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::fmt::Write as _;
 
 /// The game's name in manifests and on the command line.
 pub const NAME: &str = "euchre";
@@ -106,13 +107,18 @@ impl Referee for EuchreReferee {
         };
         // The match's seed deals the cards: paired twins share it, so they share the deal.
         let mut game = Game::new(config, ChaCha8Rng::seed_from_u64(setup.seed));
-        host.log(&format!(
+        // The human log's lines go to the host in one string where they used to go one call
+        // each (its log joins entries with line breaks): a component referee's host calls
+        // are its cost.
+        let mut lines = format!(
             "--- {} & {} against {} & {}, first to {}",
             names[0], names[2], names[1], names[3], config.target
-        ))?;
+        );
         for event in game.events() {
-            host.log(&event.describe(names))?;
+            lines.push('\n');
+            lines.push_str(&event.describe(names));
         }
+        host.log(&lines)?;
         let mut shown = String::new();
         while let (Some(decision), Some(input)) = (game.decision(), game.input()) {
             let report = host.decide(DecisionRequest {
@@ -144,11 +150,15 @@ impl Referee for EuchreReferee {
             };
             // A trick report's output is ignored, but a crash there is still the bot's
             // failure, and the log says so (no default event tells it).
+            lines.clear();
+            let mut entries = 0;
             if failure.is_some() && decision.kind == Kind::Trick {
-                host.log(&format!(
+                let _ = write!(
+                    lines,
                     "{}'s trick report ended with {}",
                     names[decision.seat], report.outcome
-                ))?;
+                );
+                entries += 1;
             }
             let events: Vec<String> = response
                 .events
@@ -156,7 +166,14 @@ impl Referee for EuchreReferee {
                 .map(|e: &Event| e.describe(names))
                 .collect();
             for line in &events {
-                host.log(line)?;
+                if entries > 0 {
+                    lines.push('\n');
+                }
+                lines.push_str(line);
+                entries += 1;
+            }
+            if entries > 0 {
+                host.log(&lines)?;
             }
             host.judge(Verdict {
                 answer: response.answer.token(),
@@ -181,7 +198,6 @@ impl Referee for EuchreReferee {
 /// turned card, trump and who made it, the trick on the table, the deal's tricks and the
 /// game's points.
 fn state(game: &Game) -> String {
-    use std::fmt::Write;
     // Written straight into one string: a state is made for every decision.
     fn cards(out: &mut String, cs: impl Iterator<Item = Option<Card>>) {
         out.push('[');
@@ -191,7 +207,9 @@ fn state(game: &Game) -> String {
             }
             match c {
                 Some(c) => {
-                    let _ = write!(out, "\"{c}\"");
+                    out.push('"');
+                    c.push_to(out);
+                    out.push('"');
                 }
                 None => out.push_str("null"),
             }

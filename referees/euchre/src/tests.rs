@@ -57,7 +57,8 @@ impl<F: FnMut(&DecisionRequest) -> (Ended, &'static str)> Host for Scripted<F> {
         Ok(())
     }
     fn log(&mut self, line: &str) -> Result<(), Abort> {
-        self.log.push(line.to_string());
+        // koth's log joins entries with line breaks: one entry of several lines is several.
+        self.log.extend(line.split('\n').map(str::to_string));
         Ok(())
     }
     fn read_file(&mut self, _: u32, _: &str) -> Result<Option<Vec<u8>>, Abort> {

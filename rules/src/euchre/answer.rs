@@ -72,14 +72,21 @@ impl Answer {
     /// The text to print, as it also appears in later players' lists of previous answers:
     /// `p`, `o`, `h`, `9c`, `y`, `n`, or nothing.
     pub fn token(self) -> String {
+        let mut out = String::new();
+        self.push_token(&mut out);
+        out
+    }
+
+    /// [`Answer::token`], pushed onto `out`.
+    pub fn push_token(self, out: &mut String) {
         match self {
-            Answer::Pass => "p".into(),
-            Answer::OrderUp => "o".into(),
-            Answer::Name(suit) => suit.letter().to_string(),
-            Answer::Discard(card) | Answer::Play(card) => card.to_string(),
-            Answer::Alone(true) => "y".into(),
-            Answer::Alone(false) => "n".into(),
-            Answer::Nothing => String::new(),
+            Answer::Pass => out.push('p'),
+            Answer::OrderUp => out.push('o'),
+            Answer::Name(suit) => out.push(suit.letter()),
+            Answer::Discard(card) | Answer::Play(card) => card.push_to(out),
+            Answer::Alone(true) => out.push('y'),
+            Answer::Alone(false) => out.push('n'),
+            Answer::Nothing => {}
         }
     }
 

@@ -200,14 +200,36 @@ impl Card {
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.rank.letter(), self.suit.letter())
+        use fmt::Write as _;
+        f.write_char(self.rank.letter())?;
+        f.write_char(self.suit.letter())
+    }
+}
+
+impl Card {
+    /// The card's two letters, pushed onto `out` (what `Display` writes, without its
+    /// machinery: a decision's input is built from many cards).
+    pub fn push_to(self, out: &mut String) {
+        out.push(self.rank.letter());
+        out.push(self.suit.letter());
     }
 }
 
 /// Cards as the protocol writes them: `js,ah,qc`.
 pub fn cards_to_string(cards: &[Card]) -> String {
-    let tokens: Vec<String> = cards.iter().map(Card::to_string).collect();
-    tokens.join(",")
+    let mut out = String::with_capacity(cards.len() * 3);
+    push_cards(&mut out, cards);
+    out
+}
+
+/// [`cards_to_string`], pushed onto `out`.
+pub fn push_cards(out: &mut String, cards: &[Card]) {
+    for (i, card) in cards.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        card.push_to(out);
+    }
 }
 
 /// The cards `hand` may play when the trick was led with `led` (`None` when leading): those

@@ -28,7 +28,8 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use super::{cards_to_string, legal_plays, trick_winner, Answer, Card, Kind, Suit};
+use super::{legal_plays, push_cards, trick_winner, Answer, Card, Kind, Suit};
+use std::fmt::Write as _;
 
 /// Cards in the deck: 9 to ace in four suits.
 pub const DECK_SIZE: usize = 24;
@@ -671,59 +672,72 @@ impl Game {
     pub fn input(&self) -> Option<String> {
         let Decision { seat, kind } = self.decision()?;
         let deal = &self.deal;
-        let trump = || deal.trump.map_or(String::new(), |s| s.letter().to_string());
-        let tokens = |answers: &[Answer]| {
-            answers
-                .iter()
-                .map(|a| a.token())
-                .collect::<Vec<_>>()
-                .join(",")
+        // Written into one string, line by line: a referee builds this for every decision,
+        // and a component referee pays for each allocation and formatter call.
+        let mut text = String::with_capacity(96);
+        let trump = |text: &mut String| {
+            if let Some(s) = deal.trump {
+                text.push(s.letter());
+            }
+            text.push('\n');
         };
-        let trick = |cards: &[Option<Card>]| {
-            cards
-                .iter()
-                .map(|c| c.map_or("p".to_string(), |c| c.to_string()))
-                .collect::<Vec<_>>()
-                .join(",")
+        let tokens = |text: &mut String, answers: &[Answer]| {
+            for (i, a) in answers.iter().enumerate() {
+                if i > 0 {
+                    text.push(',');
+                }
+                a.push_token(text);
+            }
+            text.push('\n');
         };
-        let hand = if kind == Kind::Trick {
-            String::new()
-        } else {
-            cards_to_string(&deal.hands[seat])
+        let trick = |text: &mut String, cards: &[Option<Card>]| {
+            for (i, c) in cards.iter().enumerate() {
+                if i > 0 {
+                    text.push(',');
+                }
+                match c {
+                    Some(c) => c.push_to(text),
+                    None => text.push('p'),
+                }
+            }
+            text.push('\n');
         };
+        if kind != Kind::Trick {
+            push_cards(&mut text, &deal.hands[seat]);
+        }
         let team = team_of(seat);
-        let mut lines = vec![
-            hand,
-            self.points[team].to_string(),
-            deal.tricks[team].to_string(),
-            kind.phase().to_string(),
-        ];
+        let _ = writeln!(
+            text,
+            "\n{}\n{}\n{}",
+            self.points[team],
+            deal.tricks[team],
+            kind.phase()
+        );
         match &self.stage {
             Stage::Ordering(answers) => {
-                lines.push(deal.turned.to_string());
-                lines.push(tokens(answers));
+                deal.turned.push_to(&mut text);
+                text.push('\n');
+                tokens(&mut text, answers);
             }
-            Stage::Discard => lines.push(deal.turned.to_string()),
-            Stage::Naming(answers) => lines.push(tokens(answers)),
+            Stage::Discard => {
+                deal.turned.push_to(&mut text);
+                text.push('\n');
+            }
+            Stage::Naming(answers) => tokens(&mut text, answers),
             Stage::Alone(answers) => {
-                lines.push(trump());
-                lines.push(tokens(answers));
+                trump(&mut text);
+                tokens(&mut text, answers);
             }
             Stage::Play => {
-                lines.push(trump());
-                lines.push(trick(&deal.trick));
+                trump(&mut text);
+                trick(&mut text, &deal.trick);
             }
             Stage::Report { told, cards, .. } => {
-                lines.push(told.to_string());
-                lines.push(trump());
-                lines.push(trick(cards));
+                let _ = writeln!(text, "{told}");
+                trump(&mut text);
+                trick(&mut text, cards);
             }
             Stage::Over => return None,
-        }
-        let mut text = String::new();
-        for line in lines {
-            text.push_str(&line);
-            text.push('\n');
         }
         Some(text)
     }

@@ -13,7 +13,7 @@ mod card;
 mod game;
 
 pub use answer::{Answer, Kind};
-pub use card::{cards_to_string, legal_plays, trick_winner, Card, CardSet, Rank, Suit};
+pub use card::{cards_to_string, legal_plays, push_cards, trick_winner, Card, CardSet, Rank, Suit};
 #[cfg(feature = "engine")]
 pub use game::{
     partner_of, team_of, BadAnswer, Config, Decision, Event, Game, Outcome, Response, RuleError,

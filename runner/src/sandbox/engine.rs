@@ -208,15 +208,55 @@ pub(crate) fn build_engine(opts: &EngineOptions) -> wasmtime::Result<(Engine, En
     build(opts, false)
 }
 
-/// Build the components' engine: the same settings with the component model on and the
-/// on-demand allocator (a component holds several core instances and memories, which the
-/// core modules' pool is not sized for).
+/// Build the components' engine: the same settings with the component model on, and a pool
+/// of its own sized for components ([`component_pool`]).
 pub(crate) fn build_component_engine(opts: &EngineOptions) -> wasmtime::Result<Engine> {
-    let opts = EngineOptions {
-        pooling: false,
-        ..*opts
-    };
-    Ok(build(&opts, true)?.0)
+    Ok(build(opts, true)?.0)
+}
+
+/// Core instances one component may hold (its modules and the adapters between them); a
+/// component with more is refused at load, naming this limit.
+const CORE_INSTANCES_PER_COMPONENT: u32 = 64;
+
+/// Linear memories one component may define: the load checks hold each core module to one,
+/// and a component built from two languages' runtimes (componentize-qjs's output) has two.
+const MEMORIES_PER_COMPONENT: u32 = 2;
+
+/// Tables one component may define.
+const TABLES_PER_COMPONENT: u32 = 8;
+
+/// The core modules' pool: one memory and one table per instance, a slot per live instance.
+fn core_pool(opts: &EngineOptions) -> PoolingAllocationConfig {
+    let mut pool = PoolingAllocationConfig::default();
+    pool.total_core_instances(opts.pool_slots)
+        .total_memories(opts.pool_slots)
+        .total_tables(opts.pool_slots)
+        .max_memories_per_module(1)
+        .max_tables_per_module(1)
+        .max_memory_size(opts.max_memory_bytes as usize);
+    pool
+}
+
+/// The components' pool. A worker holds at most two component instances at once (a referee
+/// and the component bot it is asking), so twice the slots never runs out; each may define
+/// [`MEMORIES_PER_COMPONENT`] memories of up to 4 GiB (a referee's `--referee-memory` may
+/// reach that). Before this pool, every referee match mapped and unmapped its memories
+/// afresh: Coup's referee component ran at 1.54× the built-in referee, and 1.36× with it.
+fn component_pool(opts: &EngineOptions) -> PoolingAllocationConfig {
+    let instances = opts.pool_slots.saturating_mul(2);
+    let mut pool = PoolingAllocationConfig::default();
+    pool.total_component_instances(instances)
+        .max_core_instances_per_component(CORE_INSTANCES_PER_COMPONENT)
+        .max_memories_per_component(MEMORIES_PER_COMPONENT)
+        .max_tables_per_component(TABLES_PER_COMPONENT)
+        .total_core_instances(instances.saturating_mul(CORE_INSTANCES_PER_COMPONENT))
+        .total_memories(instances.saturating_mul(MEMORIES_PER_COMPONENT))
+        .total_tables(instances.saturating_mul(TABLES_PER_COMPONENT))
+        .max_memories_per_module(1)
+        .max_tables_per_module(1)
+        .max_memory_size(4 << 30)
+        .max_component_instance_size(MAX_CORE_INSTANCE_SIZE * 2);
+    pool
 }
 
 fn build(opts: &EngineOptions, components: bool) -> wasmtime::Result<(Engine, EngineSettings)> {
@@ -255,14 +295,12 @@ fn build(opts: &EngineOptions, components: bool) -> wasmtime::Result<(Engine, En
         "component-model",
     ];
     if opts.pooling {
-        let mut pool = PoolingAllocationConfig::default();
-        pool.total_core_instances(opts.pool_slots)
-            .total_memories(opts.pool_slots)
-            .total_tables(opts.pool_slots)
-            .max_memories_per_module(1)
-            .max_tables_per_module(1)
-            .max_memory_size(opts.max_memory_bytes as usize)
-            .table_elements(opts.max_table_elements as usize)
+        let mut pool = if components {
+            component_pool(opts)
+        } else {
+            core_pool(opts)
+        };
+        pool.table_elements(opts.max_table_elements as usize)
             // Keeping touched pages resident avoids faulting them in again on every instance.
             .linear_memory_keep_resident(KEEP_RESIDENT)
             // Lets the kernel report which pages were touched, so resetting a slot only
