@@ -208,19 +208,21 @@ pub fn read(
     match round {
         Round::One => match variant.read_bet(stdout, credits) {
             Some(bet) => (Response::Bet(bet), None),
-            None => {
-                let shown: String = stdout.trim().chars().take(QUOTED_OUTPUT).collect();
-                (
-                    Response::Bet(0),
-                    Some(Failure {
-                        kind: NOT_A_BET.into(),
-                        detail: format!("printed {shown:?}, not an integer"),
-                    }),
-                )
-            }
+            None => (
+                Response::Bet(0),
+                Some(Failure {
+                    kind: NOT_A_BET.into(),
+                    detail: format!("printed {:?}, not an integer", shown(stdout)),
+                }),
+            ),
         },
         Round::Two => (Response::Answer(Answer::parse(stdout)), None),
     }
+}
+
+/// What a failure quotes of a bot's output: its first characters, trimmed.
+pub fn shown(stdout: &str) -> String {
+    stdout.trim().chars().take(QUOTED_OUTPUT).collect()
 }
 
 /// The failure kind of a round-1 output that is not an integer.

@@ -5,7 +5,7 @@
 //! "keep the bet", and it is logged with its outcome. Only a host fault (the wall-clock
 //! backstop, which fuel should make impossible) stops it, and the tournament is then void.
 
-use super::rules::{Answer, Person, Response, Round, Tournament, Variant};
+use super::rules::{Person, Response, Round, Tournament, Variant};
 use crate::games::{stderr_tail, Player};
 use crate::sandbox::{Invocation, Limits, Outcome};
 use koth_referee_bank_heist::HumanLog;
@@ -273,27 +273,19 @@ pub fn decide(
     credits: u64,
 ) -> (Response, Option<Failure>) {
     if !outcome.is_ok() {
-        let default = match round {
-            Round::One => Response::Bet(0),
-            Round::Two => Response::Answer(Answer::Keep),
-        };
+        let default = koth_referee_bank_heist::default(round);
         return (default, Some(Failure::Crash(outcome.clone())));
     }
-    match round {
-        Round::One => match variant.read_bet(stdout, credits) {
-            Some(bet) => (Response::Bet(bet), None),
-            None => {
-                let shown: String = stdout.trim().chars().take(80).collect();
-                (Response::Bet(0), Some(Failure::NotABet(shown)))
-            }
-        },
-        Round::Two => (Response::Answer(Answer::parse(stdout)), None),
-    }
+    // The referee reads an answer for both: only the driver's failure type is its own.
+    let (response, failure) = koth_referee_bank_heist::read(variant, round, stdout, credits);
+    let failure = failure.map(|_| Failure::NotABet(koth_referee_bank_heist::shown(stdout)));
+    (response, failure)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::bank_heist::rules::Answer;
     use crate::sandbox::{Report, Vfs};
 
     /// Bot output is arbitrary bytes: it always comes to a bet within the credits or an
