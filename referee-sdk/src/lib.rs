@@ -388,6 +388,34 @@ pub trait Referee {
     }
 }
 
+/// Lines of the human log gathered for one [`Host::log`] call. koth's log joins entries with
+/// line breaks, so one call with several lines logs what as many calls would, and a
+/// component referee pays for each call into the host.
+#[derive(Debug, Default)]
+pub struct LogLines(String);
+
+impl LogLines {
+    /// Add a line.
+    pub fn push(&mut self, line: &str) {
+        self.line(|l| l.push_str(line));
+    }
+
+    /// Add a line written in place by `write` (no string of its own to allocate and copy).
+    pub fn line(&mut self, write: impl FnOnce(&mut String)) {
+        write(&mut self.0);
+        self.0.push('\n');
+    }
+
+    /// Pass the lines added since the last flush to the host, in one call; none, no call.
+    pub fn flush(&mut self, host: &mut dyn Host) -> Result<(), Abort> {
+        if self.0.pop().is_some() {
+            host.log(&self.0)?;
+            self.0.clear();
+        }
+        Ok(())
+    }
+}
+
 /// Quote `s` as a JSON string, for a match's `detail` (which must be a JSON object):
 /// referees need no JSON library for the usual flat objects.
 pub fn json_string(s: &str) -> String {

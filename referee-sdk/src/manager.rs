@@ -360,4 +360,22 @@ mod tests {
         assert_eq!(moves, vec![0, 0, 0]);
         assert_eq!(host.log, vec!["nobody moved".to_string()]);
     }
+
+    /// Lines gathered for the log go in one call per flush, and a flush with none in none;
+    /// an empty line is still a line.
+    #[test]
+    fn log_lines_go_to_the_host_in_one_call_per_flush() {
+        let mut host = Script::default();
+        let mut log = crate::LogLines::default();
+        log.flush(&mut host).unwrap();
+        assert!(host.log.is_empty());
+        log.push("first");
+        log.line(|l| l.push_str("second"));
+        log.push("");
+        log.flush(&mut host).unwrap();
+        log.flush(&mut host).unwrap();
+        log.push("third");
+        log.flush(&mut host).unwrap();
+        assert_eq!(host.log, ["first\nsecond\n", "third"]);
+    }
 }

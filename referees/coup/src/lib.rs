@@ -24,7 +24,7 @@
 
 use koth_referee::{
     json_string, Abort, DecisionReport, DecisionRequest, Description, Directory, Failure, Format,
-    Host, MatchResult, MatchSetup, Referee, Scoring, SeatResult, Seating, Verdict,
+    Host, LogLines, MatchResult, MatchSetup, Referee, Scoring, SeatResult, Seating, Verdict,
 };
 use koth_rules::coup::{Event, Foul, Game, Step, WinReason};
 use rand_chacha::rand_core::SeedableRng;
@@ -101,8 +101,8 @@ impl Referee for CoupReferee {
         let mut game = Game::new(ChaCha8Rng::seed_from_u64(setup.seed));
         // The human log's lines go to the host in one string before each decision (and at
         // the end), not one call each: a component referee's host calls are its cost.
-        let mut log = Lines::default();
-        log.push(format!("--- {} vs. {} ({file})", names[0], names[1]));
+        let mut log = LogLines::default();
+        log.push(&format!("--- {} vs. {} ({file})", names[0], names[1]));
         let mut decided = Step::Continue;
         let end = loop {
             if game.is_over() {
@@ -147,7 +147,7 @@ impl Referee for CoupReferee {
                         push_quoted(l, text);
                     });
                     for event in events {
-                        log.push(event.describe(names));
+                        log.push(&event.describe(names));
                     }
                     None
                 }
@@ -162,10 +162,10 @@ impl Referee for CoupReferee {
                 events: Vec::new(),
             })?;
             if let Some(f) = forfeit {
-                log.push(format!("{} forfeits: {f}", names[seat]));
+                log.push(&format!("{} forfeits: {f}", names[seat]));
                 let tail = tail(&report.stderr_tail, STDERR_QUOTE);
                 if !tail.trim().is_empty() {
-                    log.push(format!(
+                    log.push(&format!(
                         "{}'s stderr ends with: {}",
                         names[seat],
                         tail.trim_end()
@@ -187,8 +187,8 @@ impl Referee for CoupReferee {
             (End::Decided, _) => (None, "draw", None),
         };
         match winner {
-            Some(w) => log.push(format!("{} wins!", names[w])),
-            None => log.push("draw: 100 actions each without a winner; nobody scores".into()),
+            Some(w) => log.push(&format!("{} wins!", names[w])),
+            None => log.push("draw: 100 actions each without a winner; nobody scores"),
         }
         log.flush(host)?;
         // The detail keeps the history; the bots' directories should not.
@@ -196,31 +196,6 @@ impl Referee for CoupReferee {
             host.remove_file(seat, &file)?;
         }
         Ok(result(&file, &game, winner, how, forfeit))
-    }
-}
-
-/// Lines of the human log not yet passed to the host.
-#[derive(Default)]
-struct Lines(String);
-
-impl Lines {
-    fn push(&mut self, line: String) {
-        self.line(|l| l.push_str(&line));
-    }
-
-    /// A line written in place by `write` (no string of its own to allocate and copy).
-    fn line(&mut self, write: impl FnOnce(&mut String)) {
-        write(&mut self.0);
-        self.0.push('\n');
-    }
-
-    /// Pass the lines to the host as one string (its log joins entries with line breaks).
-    fn flush(&mut self, host: &mut dyn Host) -> Result<(), Abort> {
-        if self.0.pop().is_some() {
-            host.log(&self.0)?;
-            self.0.clear();
-        }
-        Ok(())
     }
 }
 

@@ -15,8 +15,8 @@
 #![warn(missing_docs)]
 
 use koth_referee::{
-    Abort, DecisionRequest, Description, Directory, Failure, Format, Host, MatchResult, MatchSetup,
-    OptionSpec, Partners, Referee, Scoring, SeatResult, Seating, Value, Verdict,
+    Abort, DecisionRequest, Description, Directory, Failure, Format, Host, LogLines, MatchResult,
+    MatchSetup, OptionSpec, Partners, Referee, Scoring, SeatResult, Seating, Value, Verdict,
 };
 use koth_rules::euchre::{team_of, Card, Config, Event, Game, Kind, Outcome, DEFAULT_MAX_DEALS};
 use rand_chacha::rand_core::SeedableRng;
@@ -107,18 +107,20 @@ impl Referee for EuchreReferee {
         };
         // The match's seed deals the cards: paired twins share it, so they share the deal.
         let mut game = Game::new(config, ChaCha8Rng::seed_from_u64(setup.seed));
-        // The human log's lines go to the host in one string where they used to go one call
-        // each (its log joins entries with line breaks): a component referee's host calls
-        // are its cost.
-        let mut lines = format!(
-            "--- {} & {} against {} & {}, first to {}",
-            names[0], names[2], names[1], names[3], config.target
-        );
+        // The human log's lines go to the host together, once before the first decision and
+        // once after each: a component referee's host calls are its cost.
+        let mut log = LogLines::default();
+        log.line(|l| {
+            let _ = write!(
+                l,
+                "--- {} & {} against {} & {}, first to {}",
+                names[0], names[2], names[1], names[3], config.target
+            );
+        });
         for event in game.events() {
-            lines.push('\n');
-            lines.push_str(&event.describe(names));
+            log.push(&event.describe(names));
         }
-        host.log(&lines)?;
+        log.flush(host)?;
         let mut shown = String::new();
         while let (Some(decision), Some(input)) = (game.decision(), game.input()) {
             let report = host.decide(DecisionRequest {
@@ -150,15 +152,14 @@ impl Referee for EuchreReferee {
             };
             // A trick report's output is ignored, but a crash there is still the bot's
             // failure, and the log says so (no default event tells it).
-            lines.clear();
-            let mut entries = 0;
             if failure.is_some() && decision.kind == Kind::Trick {
-                let _ = write!(
-                    lines,
-                    "{}'s trick report ended with {}",
-                    names[decision.seat], report.outcome
-                );
-                entries += 1;
+                log.line(|l| {
+                    let _ = write!(
+                        l,
+                        "{}'s trick report ended with {}",
+                        names[decision.seat], report.outcome
+                    );
+                });
             }
             let events: Vec<String> = response
                 .events
@@ -166,15 +167,9 @@ impl Referee for EuchreReferee {
                 .map(|e: &Event| e.describe(names))
                 .collect();
             for line in &events {
-                if entries > 0 {
-                    lines.push('\n');
-                }
-                lines.push_str(line);
-                entries += 1;
+                log.push(line);
             }
-            if entries > 0 {
-                host.log(&lines)?;
-            }
+            log.flush(host)?;
             host.judge(Verdict {
                 answer: response.answer.token(),
                 failure,

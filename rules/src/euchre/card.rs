@@ -224,11 +224,20 @@ pub fn cards_to_string(cards: &[Card]) -> String {
 
 /// [`cards_to_string`], pushed onto `out`.
 pub fn push_cards(out: &mut String, cards: &[Card]) {
-    for (i, card) in cards.iter().enumerate() {
+    push_list(out, cards, |out, card| card.push_to(out));
+}
+
+/// `items`, each pushed onto `out` by `push`, separated by commas: the protocol's lists.
+pub(crate) fn push_list<T>(
+    out: &mut String,
+    items: impl IntoIterator<Item = T>,
+    mut push: impl FnMut(&mut String, T),
+) {
+    for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        card.push_to(out);
+        push(out, item);
     }
 }
 

@@ -28,6 +28,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use super::card::push_list;
 use super::{legal_plays, push_cards, trick_winner, Answer, Card, Kind, Suit};
 use std::fmt::Write as _;
 
@@ -682,24 +683,14 @@ impl Game {
             text.push('\n');
         };
         let tokens = |text: &mut String, answers: &[Answer]| {
-            for (i, a) in answers.iter().enumerate() {
-                if i > 0 {
-                    text.push(',');
-                }
-                a.push_token(text);
-            }
+            push_list(text, answers, |text, a| a.push_token(text));
             text.push('\n');
         };
         let trick = |text: &mut String, cards: &[Option<Card>]| {
-            for (i, c) in cards.iter().enumerate() {
-                if i > 0 {
-                    text.push(',');
-                }
-                match c {
-                    Some(c) => c.push_to(text),
-                    None => text.push('p'),
-                }
-            }
+            push_list(text, cards, |text, c| match c {
+                Some(c) => c.push_to(text),
+                None => text.push('p'),
+            });
             text.push('\n');
         };
         if kind != Kind::Trick {
