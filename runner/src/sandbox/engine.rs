@@ -241,7 +241,7 @@ fn core_pool(opts: &EngineOptions) -> PoolingAllocationConfig {
 /// and the component bot it is asking), so twice the slots never runs out; each may define
 /// [`MEMORIES_PER_COMPONENT`] memories of up to 4 GiB (a referee's `--referee-memory` may
 /// reach that). Before this pool, every referee match mapped and unmapped its memories
-/// afresh: Coup's referee component ran at 1.54× the built-in referee, and 1.36× with it.
+/// afresh: Coup's referee component ran at 1.54× the built-in referee, and 1.34–1.36× with it.
 fn component_pool(opts: &EngineOptions) -> PoolingAllocationConfig {
     let instances = opts.pool_slots.saturating_mul(2);
     let mut pool = PoolingAllocationConfig::default();
