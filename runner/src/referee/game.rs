@@ -5,7 +5,7 @@
 
 use super::host::MatchHost;
 use super::pages::VIEWER_FILE;
-use super::record::{InvocationRecord, MatchRecord};
+use super::record::{LogLine, MatchRecord};
 use super::schedule::{self, Fixture};
 use super::shape::{FormatName, GameShape, RefereeOptions};
 use super::Referee;
@@ -457,14 +457,6 @@ struct MatchDetail<'a> {
     result: &'a serde_json::Value,
 }
 
-#[derive(Serialize)]
-struct LogLine<'a> {
-    #[serde(rename = "match")]
-    index: usize,
-    #[serde(flatten)]
-    invocation: &'a InvocationRecord,
-}
-
 /// Write the archive: manifest, results (the referee's own account of each match under
 /// `detail`), leaderboard, head-to-head table for two-sided games, every decision
 /// (`invocations.jsonl`), and in `matches.zip.zst` a human log per match (`logs/match-N.log`, in
@@ -506,11 +498,7 @@ pub fn write_archive(
         results,
         head_to_head(&run.names, &run.summaries),
         &matches,
-        |&(index, r)| {
-            r.log
-                .iter()
-                .map(move |invocation| LogLine { index, invocation })
-        },
+        |&(index, r), buf| r.log.write_lines(index, buf),
         || {
             let mut files = MatchFiles::with_capacity(run.records.len());
             for (i, r) in run.records.iter().enumerate() {

@@ -121,7 +121,7 @@ impl MatchHost {
                 fuel: vec![0; n],
                 invocations: vec![0; n],
                 failures: vec![BTreeMap::new(); n],
-                log: Vec::new(),
+                log: super::record::Decisions::new(),
                 human_log: crate::games::str_list::StrList::new(),
                 scratch: Vec::new(),
                 kept: Vec::new(),

@@ -7,6 +7,7 @@ use crate::sandbox::Outcome;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 /// Why a decision was not taken as given.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,6 +157,214 @@ impl<'de> Deserialize<'de> for State {
     }
 }
 
+/// Every decision of a match, in order: as the match made them, or as a store or a journal
+/// kept them (each one's JSON text, not parsed).
+///
+/// Why the second form: a new entry in a 100-bot ladder takes 99,000 matches (3 million
+/// decisions) from the store and needs their decisions only to write them out again, into
+/// `invocations.jsonl`. Parsing each into an [`InvocationRecord`] took most of the 3.2 GB
+/// the re-ranking held and a good part of its time; kept text is written out as it was read
+/// ([`Decisions::write_lines`]). Whatever looks into kept decisions (a test, a replay) parses
+/// them on first use.
+#[derive(Clone, Default)]
+pub struct Decisions {
+    /// The decisions made (empty while `kept` holds them).
+    made: Vec<InvocationRecord>,
+    /// Decisions read back.
+    kept: Option<Kept>,
+}
+
+/// Decisions read back: each one's JSON object as serializing it wrote it (compact), end to
+/// end in one buffer, and the list parsed once something asks for it.
+#[derive(Clone)]
+struct Kept {
+    text: String,
+    /// Where each decision's text ends in `text` (the next one starts there).
+    ends: Vec<usize>,
+    parsed: OnceLock<Vec<InvocationRecord>>,
+}
+
+impl Kept {
+    /// Each decision's JSON text.
+    fn each(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(from, &to)| self.text.get(from..to).unwrap_or_default())
+    }
+
+    /// The decisions as a JSON array.
+    fn array(&self) -> String {
+        let mut out = String::with_capacity(self.text.len() + self.ends.len() + 2);
+        out.push('[');
+        for (i, d) in self.each().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(d);
+        }
+        out.push(']');
+        out
+    }
+
+    /// The decisions parsed. Kept text is what serializing decisions wrote (a store's or a
+    /// journal's record), so it parses back; text that does not (a damaged file) shows no
+    /// decisions here, and writing it out ([`Decisions::write_lines`]) is where it is refused.
+    fn list(&self) -> &[InvocationRecord] {
+        self.parsed
+            .get_or_init(|| serde_json::from_str(&self.array()).unwrap_or_default())
+    }
+}
+
+impl From<Vec<InvocationRecord>> for Decisions {
+    fn from(made: Vec<InvocationRecord>) -> Decisions {
+        Decisions { made, kept: None }
+    }
+}
+
+impl Decisions {
+    /// No decisions yet.
+    pub fn new() -> Decisions {
+        Decisions::default()
+    }
+
+    /// The decisions as a list (kept ones parsed on first use).
+    fn list(&self) -> &[InvocationRecord] {
+        match &self.kept {
+            None => &self.made,
+            Some(kept) => kept.list(),
+        }
+    }
+
+    /// The decisions as a list that can grow.
+    fn made(&mut self) -> &mut Vec<InvocationRecord> {
+        if let Some(kept) = self.kept.take() {
+            kept.list();
+            self.made = kept.parsed.into_inner().unwrap_or_default();
+        }
+        &mut self.made
+    }
+
+    /// Add a decision at the end.
+    pub fn push(&mut self, d: InvocationRecord) {
+        self.made().push(d);
+    }
+
+    /// The last decision, to change.
+    pub fn last_mut(&mut self) -> Option<&mut InvocationRecord> {
+        self.made().last_mut()
+    }
+
+    /// Write each decision as a line of `invocations.jsonl`: its JSON object with the
+    /// match's index first (`{"match":N,"n":...}`) and a line break. Kept decisions are
+    /// copied as their text holds them, which gives the same bytes: the serializer wrote
+    /// that text from the same fields.
+    pub fn write_lines(&self, index: usize, buf: &mut Vec<u8>) -> serde_json::Result<()> {
+        use serde::ser::Error;
+        use std::io::Write;
+        let Some(kept) = &self.kept else {
+            for invocation in &self.made {
+                serde_json::to_writer(&mut *buf, &LogLine { index, invocation })?;
+                buf.push(b'\n');
+            }
+            return Ok(());
+        };
+        let refuse = |why: &str| serde_json::Error::custom(format!("match {index}: {why}"));
+        // A journal's line or a store's record never holds a line break (a compact
+        // serializer writes none); one that does would split a line of the archive.
+        if kept.text.contains('\n') {
+            return Err(refuse("kept decisions with a line break"));
+        }
+        for d in kept.each() {
+            let body = d
+                .strip_prefix('{')
+                .ok_or_else(|| refuse("a kept decision that is not a JSON object"))?
+                .trim_start();
+            write!(buf, "{{\"match\":{index}").map_err(serde_json::Error::io)?;
+            if body != "}" {
+                buf.push(b',');
+            }
+            buf.extend_from_slice(body.as_bytes());
+            buf.push(b'\n');
+        }
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for Decisions {
+    type Target = [InvocationRecord];
+    fn deref(&self) -> &[InvocationRecord] {
+        self.list()
+    }
+}
+
+impl PartialEq for Decisions {
+    fn eq(&self, other: &Decisions) -> bool {
+        self.list() == other.list()
+    }
+}
+
+impl Eq for Decisions {}
+
+impl std::fmt::Debug for Decisions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.list()).finish()
+    }
+}
+
+impl Serialize for Decisions {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match &self.kept {
+            None => self.made.serialize(s),
+            // Written as read (a resumed match's digest is over the same bytes). Checking
+            // the text again costs a parse, but only here: a run writes kept decisions out
+            // with `write_lines`, and takes a kept match's digest from the bytes it read.
+            Some(kept) => RawValue::from_string(kept.array())
+                .map_err(serde::ser::Error::custom)?
+                .serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Decisions {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Decisions, D::Error> {
+        struct Each;
+        impl<'de> serde::de::Visitor<'de> for Each {
+            type Value = Kept;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a list of decisions")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Kept, A::Error> {
+                let mut kept = Kept {
+                    text: String::new(),
+                    ends: Vec::with_capacity(seq.size_hint().unwrap_or(0)),
+                    parsed: OnceLock::new(),
+                };
+                // Borrowed from the record's bytes: each decision is scanned once, and
+                // copied once.
+                while let Some(d) = seq.next_element::<&'de RawValue>()? {
+                    kept.text.push_str(d.get());
+                    kept.ends.push(kept.text.len());
+                }
+                Ok(kept)
+            }
+        }
+        Ok(Decisions {
+            made: Vec::new(),
+            kept: Some(d.deserialize_seq(Each)?),
+        })
+    }
+}
+
+/// A line of `invocations.jsonl`: a decision, with its match's index first.
+#[derive(Serialize)]
+pub(crate) struct LogLine<'a> {
+    #[serde(rename = "match")]
+    pub(crate) index: usize,
+    #[serde(flatten)]
+    pub(crate) invocation: &'a InvocationRecord,
+}
+
 /// Everything about one played match.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MatchRecord {
@@ -180,7 +389,7 @@ pub struct MatchRecord {
     /// Failed decisions of each seat, by kind.
     pub failures: Vec<BTreeMap<String, u64>>,
     /// Every decision.
-    pub log: Vec<InvocationRecord>,
+    pub log: Decisions,
     /// The human log.
     pub human_log: StrList,
     /// What each seat's directory held at the end (seats with an empty one left out).
@@ -203,6 +412,90 @@ pub fn is_referee_fault(reason: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn decision(n: u32, odd: bool) -> InvocationRecord {
+        InvocationRecord {
+            n,
+            seat: n % 2,
+            bot: "ann \u{e9}\"q\"".into(),
+            phase: "move".into(),
+            args: ["f.txt", "I\n\t\u{1}", "\u{2603}"].into_iter().collect(),
+            stdin: if odd {
+                "line\r\n".into()
+            } else {
+                String::new()
+            },
+            outcome: if odd { Outcome::Exit(3) } else { Outcome::Ok },
+            stdout: "T\n".into(),
+            answer: "T".into(),
+            failure: odd.then(|| FailureRecord {
+                kind: "bad answer".into(),
+                detail: "\"x\\y\"".into(),
+            }),
+            fuel_used: u64::MAX - u64::from(n),
+            stderr_tail: if odd { "panic\n".into() } else { String::new() },
+            events: if odd {
+                StrList::new()
+            } else {
+                ["ann takes 2", "\u{7f}"].into_iter().collect()
+            },
+            state: (!odd).then(|| State::parse(r#"{"coins":[1,2],"s":"\u00e9\n"}"#).unwrap()),
+        }
+    }
+
+    #[test]
+    fn kept_decisions_write_the_lines_the_made_ones_write() {
+        let made = Decisions::from((0..5).map(|n| decision(n, n % 2 == 1)).collect::<Vec<_>>());
+        let json = serde_json::to_string(&made).unwrap();
+        // Read from bytes as the store and the journal read it.
+        let kept: Decisions = serde_json::from_slice(json.as_bytes()).unwrap();
+        assert!(kept.kept.is_some() && kept.made.is_empty());
+        // Written back, and as lines of the archive, to the same bytes.
+        assert_eq!(serde_json::to_string(&kept).unwrap(), json);
+        let lines = |d: &Decisions| {
+            let mut buf = Vec::new();
+            d.write_lines(7, &mut buf).unwrap();
+            String::from_utf8(buf).unwrap()
+        };
+        let expect = lines(&made);
+        assert_eq!(expect.lines().count(), 5);
+        assert!(
+            expect.starts_with(r#"{"match":7,"n":0,"seat":0,"#),
+            "{expect}"
+        );
+        assert_eq!(lines(&kept), expect);
+        // Looked into, kept decisions are the made ones; and they can grow.
+        assert_eq!(kept, made);
+        assert_eq!(kept[4].fuel_used, u64::MAX - 4);
+        let mut grown = kept.clone();
+        grown.push(decision(5, false));
+        assert_eq!(grown.len(), 6);
+        assert!(grown.kept.is_none());
+        grown.last_mut().unwrap().answer = "C".into();
+        assert_eq!(grown[5].answer, "C");
+        // None at all, and an empty object (no decision is one, but it stays valid JSON).
+        let none: Decisions = serde_json::from_str("[]").unwrap();
+        assert_eq!(lines(&none), "");
+        assert_eq!(serde_json::to_string(&none).unwrap(), "[]");
+        let empty: Decisions = serde_json::from_str("[{ }]").unwrap();
+        assert_eq!(lines(&empty), "{\"match\":7}\n");
+    }
+
+    #[test]
+    fn kept_decisions_that_would_break_the_archive_are_refused() {
+        assert!(serde_json::from_str::<Decisions>(r#"{"n":1}"#).is_err());
+        let write = |text: &str| {
+            let d: Decisions = serde_json::from_str(text).unwrap();
+            let mut buf = Vec::new();
+            d.write_lines(0, &mut buf).map_err(|e| e.to_string())
+        };
+        assert!(write("[1]").unwrap_err().contains("not a JSON object"));
+        assert!(write("[{\"n\":\n1}]").unwrap_err().contains("line break"));
+        // Text of the wrong shape shows no decisions, and is written back as it was read.
+        let wrong: Decisions = serde_json::from_str(r#"[{"n":"one"}]"#).unwrap();
+        assert!(wrong.is_empty());
+        assert!(serde_json::to_string(&wrong).is_ok());
+    }
 
     #[test]
     fn a_state_is_an_object_of_bounded_depth_kept_as_written() {

@@ -214,20 +214,20 @@ where
             workers,
             |j| {
                 let i = candidates[j];
-                let (record, json) = reuse.store.get_with_json::<F::Record>(&keys[i]?)?;
+                let found = reuse.store.find::<F::Record>(&keys[i]?)?;
                 if let Some(journal) = journal {
                     // A shard's journal is what the merge reads: it must hold every record.
                     // A whole run's journal only lets a killed run resume, and a resumed run
                     // takes these from the store again: writing them (a gigabyte for a new
                     // entry in a 100-bot ladder) would only cost.
                     if select.is_some() {
-                        journal.append_json(i, &json);
+                        journal.append_json(i, &found.json);
                     } else {
-                        journal.note(i, receipt::digest_json(&json));
+                        journal.note(i, found.digest);
                     }
                 }
                 reuse.took();
-                Some(record)
+                Some(found.record)
             },
             |_| {},
         );
@@ -260,12 +260,19 @@ where
         |j| {
             let i = todo[j];
             let record = format.play(i, &matches[i]);
+            let store = reuse.zip(keys[i]);
+            // Serialised once for the journal and the store. A record that cannot be (no
+            // match's can) goes to the journal's own serialiser, which reports the failure.
+            let json = store.and_then(|_| serde_json::to_vec(&record).ok());
             if let Some(journal) = journal {
-                journal.append(i, &record);
+                match &json {
+                    Some(json) => journal.append_json(i, json),
+                    None => journal.append(i, &record),
+                }
             }
-            if let (Some(reuse), Some(key)) = (reuse, keys[i]) {
+            if let (Some((reuse, key)), Some(json)) = (store, &json) {
                 // A store that cannot be written costs the reuse, never the run.
-                if reuse.store.put(&key, &record).is_ok() {
+                if reuse.store.put_json(&key, json).is_ok() {
                     reuse.kept();
                 }
             }

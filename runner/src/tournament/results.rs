@@ -458,11 +458,12 @@ pub fn write_common<O: Serialize, D: Serialize>(
 
 /// Write a finished run's archive: the one path from matches to archive that every game
 /// takes. [`write_common`]'s files, `head-to-head.txt` where the game gives one, and the
-/// decisions ([`Archive::write_invocations`]: `lines` of each of `chunks`, in order) on one
+/// decisions ([`Archive::write_invocations`]: what `lines` writes of each of `chunks`, in
+/// order) on one
 /// side; on the other, at the same time (each on every core), the per-match container
 /// ([`Archive::write_matches`]) of what `files` lists.
 #[allow(clippy::too_many_arguments)]
-pub fn write_run<'c, 'f, O, D, C, I, F, M>(
+pub fn write_run<'c, 'f, O, D, C, F, M>(
     archive: &Archive,
     manifest: &Manifest<O>,
     leaderboard: &Leaderboard,
@@ -476,9 +477,7 @@ where
     O: Serialize + Sync,
     D: Serialize + Send,
     C: Sync,
-    I: Iterator,
-    I::Item: Serialize,
-    F: Fn(&'c C) -> I + Sync + Send,
+    F: Fn(&'c C, &mut Vec<u8>) -> serde_json::Result<()> + Sync + Send,
     M: FnOnce() -> Result<MatchFiles<'f>, ArchiveError> + Send,
 {
     let (summed_up, per_match) = rayon::join(

@@ -12,6 +12,11 @@
 //! into place), so a run killed mid-write leaves no half record, and runs sharing a store never
 //! see one. (koth 0.5.0 and earlier kept `<key>.json` uncompressed; their keys hold their
 //! version, so this koth never looks for them.)
+//!
+//! In front of the record's frame, a zstd *skippable* frame holds the record's digest (the
+//! SHA-256 the receipt takes of it), so that a run taking 99,000 matches from the store does
+//! not hash a gigabyte of JSON again; `zstd -d` skips that frame and prints the record. A file
+//! without it (written before it existed) still reads, its digest taken from the record.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -37,6 +42,23 @@ pub enum StoreError {
 /// The largest record the store reads back (a frame that claims more is damaged): far above
 /// any match's record, whose decisions' output is capped by the sandbox.
 const MAX_RECORD: u64 = 1 << 30;
+
+/// The magic number of the skippable frame that holds a record's digest (zstd reserves
+/// 0x184D2A50 to 0x184D2A5F for skippable frames; a seekable file's table uses 0x184D2A5E).
+const DIGEST_FRAME: u32 = 0x184D_2A5D;
+/// That frame's whole length: magic number, size, and the 32 bytes of the SHA-256.
+const DIGEST_FRAME_LEN: usize = 8 + 32;
+
+/// A record read back from the store.
+#[derive(Debug)]
+pub struct Found<R> {
+    /// The record.
+    pub record: R,
+    /// Its JSON, as [`Store::put`] wrote it (`serde_json::to_vec` of the record).
+    pub json: Vec<u8>,
+    /// The digest of that JSON ([`super::receipt::digest_json`]).
+    pub digest: String,
+}
 
 /// A folder of finished matches, by key.
 #[derive(Debug)]
@@ -69,31 +91,53 @@ impl Store {
     /// The record kept under `key`, if there is one that reads back (a damaged file counts as
     /// none: the match is played again and the file replaced).
     pub fn get<R: DeserializeOwned>(&self, key: &[u8; 32]) -> Option<R> {
-        self.get_with_json(key).map(|(r, _)| r)
+        self.find(key).map(|f| f.record)
     }
 
-    /// [`Store::get`], with the record's JSON as the file holds it: `serde_json::to_vec` of
-    /// the record, as [`Store::put`] wrote it, so its digest is the record's without
-    /// serialising it again.
-    pub fn get_with_json<R: DeserializeOwned>(&self, key: &[u8; 32]) -> Option<(R, Vec<u8>)> {
-        let packed = std::fs::read(self.path(key)).ok()?;
+    /// [`Store::get`], with the record's JSON as the file holds it and its digest, so that
+    /// neither is made again.
+    pub fn find<R: DeserializeOwned>(&self, key: &[u8; 32]) -> Option<Found<R>> {
+        let file = std::fs::read(self.path(key)).ok()?;
+        let (digest, packed) = match file.get(..DIGEST_FRAME_LEN) {
+            Some(head) if head[..4] == DIGEST_FRAME.to_le_bytes() => {
+                if head[4..8] != 32u32.to_le_bytes() {
+                    return None;
+                }
+                (Some(hex::encode(&head[8..])), &file[DIGEST_FRAME_LEN..])
+            }
+            _ => (None, &file[..]),
+        };
         // The frame says its size; one that claims more than a record can be is damaged.
-        let size = zstd::zstd_safe::get_frame_content_size(&packed).ok()??;
+        let size = zstd::zstd_safe::get_frame_content_size(packed).ok()??;
         if size > MAX_RECORD {
             return None;
         }
-        let bytes = super::seekable::decompress_frame(&packed, size as usize).ok()?;
+        let json = super::seekable::decompress_frame(packed, size as usize).ok()?;
         // `put` writes one line of compact JSON; a file with a line break was not written so
         // (its bytes would split a journal line): damaged, so played again.
-        if bytes.contains(&b'\n') {
+        if json.contains(&b'\n') {
             return None;
         }
-        let record = serde_json::from_slice(&bytes).ok()?;
-        Some((record, bytes))
+        let record = serde_json::from_slice(&json).ok()?;
+        let digest = digest.unwrap_or_else(|| super::receipt::digest_json(&json));
+        Some(Found {
+            record,
+            json,
+            digest,
+        })
     }
 
     /// Keep `record` under `key`.
     pub fn put<R: Serialize>(&self, key: &[u8; 32], record: &R) -> Result<(), StoreError> {
+        let json = serde_json::to_vec(record).map_err(|e| StoreError::Io {
+            path: self.path(key),
+            source: std::io::Error::other(e),
+        })?;
+        self.put_json(key, &json)
+    }
+
+    /// Keep the record whose JSON is `json` (`serde_json::to_vec` of it) under `key`.
+    pub fn put_json(&self, key: &[u8; 32], json: &[u8]) -> Result<(), StoreError> {
         let path = self.path(key);
         let io = |p: &Path| {
             let p = p.to_path_buf();
@@ -101,11 +145,11 @@ impl Store {
         };
         let dir = path.parent().unwrap_or(&self.root);
         std::fs::create_dir_all(dir).map_err(io(dir))?;
-        let bytes = serde_json::to_vec(record).map_err(|e| StoreError::Io {
-            path: path.clone(),
-            source: std::io::Error::other(e),
-        })?;
-        let bytes = super::seekable::compress_frame(&bytes).map_err(io(&path))?;
+        let mut bytes = Vec::with_capacity(DIGEST_FRAME_LEN + json.len() / 4);
+        bytes.extend_from_slice(&DIGEST_FRAME.to_le_bytes());
+        bytes.extend_from_slice(&32u32.to_le_bytes());
+        bytes.extend_from_slice(&Sha256::digest(json));
+        bytes.extend(super::seekable::compress_frame(json).map_err(io(&path))?);
         let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io(dir))?;
         tmp.write_all(&bytes).map_err(io(tmp.path()))?;
         tmp.persist(&path).map_err(|e| StoreError::Io {
@@ -328,6 +372,37 @@ mod tests {
         assert_eq!(store.get::<Vec<u32>>(&key), None);
         store.put(&key, &vec![4u32]).unwrap();
         assert_eq!(store.get::<Vec<u32>>(&key), Some(vec![4]));
+    }
+
+    #[test]
+    fn a_record_keeps_its_digest_and_zstd_still_reads_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let key = [5u8; 32];
+        store.put(&key, &vec![1u32, 2]).unwrap();
+        let found = store.find::<Vec<u32>>(&key).unwrap();
+        assert_eq!(found.json, b"[1,2]");
+        assert_eq!(
+            found.digest,
+            crate::tournament::receipt::digest_json(b"[1,2]")
+        );
+        // The digest's frame is one zstd skips: the file decompresses to the record.
+        let file = std::fs::read(store.path(&key)).unwrap();
+        assert_eq!(zstd::decode_all(&file[..]).unwrap(), b"[1,2]");
+        // A digest the store holds is the one it gives (it is not taken again).
+        let mut other = file.clone();
+        other[8] ^= 0xff;
+        std::fs::write(store.path(&key), &other).unwrap();
+        assert_ne!(store.find::<Vec<u32>>(&key).unwrap().digest, found.digest);
+        // A record written without one reads, its digest taken from it; a digest frame of
+        // another size is damage.
+        let plain = &file[DIGEST_FRAME_LEN..];
+        std::fs::write(store.path(&key), plain).unwrap();
+        assert_eq!(store.find::<Vec<u32>>(&key).unwrap().digest, found.digest);
+        let mut odd = file.clone();
+        odd[4] = 31;
+        std::fs::write(store.path(&key), &odd).unwrap();
+        assert!(store.find::<Vec<u32>>(&key).is_none());
     }
 
     #[test]

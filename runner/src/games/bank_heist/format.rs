@@ -6,7 +6,7 @@ use super::rules::{Tournament, Variant};
 use crate::games::Game;
 use crate::games::Player;
 use crate::sandbox::Limits;
-use crate::tournament::archive::{Archive, ArchiveError, MatchFiles};
+use crate::tournament::archive::{json_lines_into, Archive, ArchiveError, MatchFiles};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
 use crate::tournament::ratings::MIN_MATCHES;
 use crate::tournament::results::{rate, standings, write_run, MatchUnit, Results};
@@ -375,7 +375,7 @@ pub fn write_archive(
         results,
         None,
         &pieces,
-        |p| p.iter(),
+        |p, buf| json_lines_into(p.iter(), buf),
         || {
             let mut files = MatchFiles::with_capacity(r.records.len());
             for t in &r.records {

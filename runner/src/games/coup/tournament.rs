@@ -6,7 +6,7 @@ use crate::games::Game;
 use crate::games::Player;
 use crate::sandbox::vfs::SnapshotEntry;
 use crate::sandbox::{Limits, Vfs, VfsLimits};
-use crate::tournament::archive::{Archive, ArchiveError, MatchFiles};
+use crate::tournament::archive::{json_lines_into, Archive, ArchiveError, MatchFiles};
 use crate::tournament::leaderboard::{Columns, Leaderboard};
 use crate::tournament::ratings::MIN_MATCHES;
 use crate::tournament::results::{head_to_head, rate, standings, write_run, MatchUnit, Results};
@@ -558,12 +558,13 @@ pub fn write_archive(
         results,
         head_to_head(&t.names, &t.summaries),
         &games,
-        |&(g, r)| {
-            r.log.iter().map(move |inv| LogLine {
+        |&(g, r), buf| {
+            let lines = r.log.iter().map(|inv| LogLine {
                 game: g,
                 file: &r.file_name,
                 invocation: inv,
-            })
+            });
+            json_lines_into(lines, buf)
         },
         || {
             let mut files = MatchFiles::with_capacity(2 * t.records.len());
