@@ -199,11 +199,13 @@ impl Manager {
         let events = resolve(host, &mut moves)?;
         match last {
             Some(d) => host.judge(d.verdict(events))?,
-            // Nobody was asked: the events go to the log.
+            // Nobody was asked: the events go to the log, in one call.
             None => {
+                let mut lines = crate::LogLines::default();
                 for e in &events {
-                    host.log(e)?;
+                    lines.push(e);
                 }
+                lines.flush(host)?;
             }
         }
         Ok(moves)
@@ -354,11 +356,11 @@ mod tests {
                 req,
                 |_, out| digit(out),
                 |_| 0,
-                |_, _| Ok(vec!["nobody moved".into()]),
+                |_, _| Ok(vec!["nobody moved".into(), "the round ends".into()]),
             )
             .unwrap();
         assert_eq!(moves, vec![0, 0, 0]);
-        assert_eq!(host.log, vec!["nobody moved".to_string()]);
+        assert_eq!(host.log, ["nobody moved\nthe round ends"]);
     }
 
     /// Lines gathered for the log go in one call per flush, and a flush with none in none;
