@@ -361,7 +361,9 @@ add(
     "a separate `koth coup --jobs J` process for J = 1, 2, 4, ... up to the cores, with the "
     "play time, its speed-up over one worker, and the CPU time, page faults and context "
     "switches the kernel charged per decision (a cost that grows with J is something the "
-    "workers share). Every run's archive must be byte-identical.\n"
+    "workers share). Every run's archive must be byte-identical. The same two benches on a "
+    "machine with more cores, which has no Rust: `scripts/many-cores pack` here, then "
+    "`scripts/many-cores run` there.\n"
 )
 command_and_output("scale")
 add(
