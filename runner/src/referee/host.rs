@@ -259,6 +259,7 @@ impl MatchHost {
                 .filter(|(_, entries)| !entries.is_empty())
                 .collect();
         }
+        self.record.log.freeze();
         (self.record, self.dirs)
     }
 

@@ -157,62 +157,46 @@ impl<'de> Deserialize<'de> for State {
     }
 }
 
-/// Every decision of a match, in order: as the match made them, or as a store or a journal
-/// kept them (each one's JSON text, not parsed).
+/// Every decision of a match, in order: while the match makes them, a list of
+/// [`InvocationRecord`]s; once it is over ([`Decisions::freeze`]), or as a store or a journal
+/// kept them, each one's JSON text.
 ///
-/// Why the second form: a new entry in a 100-bot ladder takes 99,000 matches (3 million
-/// decisions) from the store and needs their decisions only to write them out again, into
-/// `invocations.jsonl`. Parsing each into an [`InvocationRecord`] took most of the 3.2 GB
-/// the re-ranking held and a good part of its time; kept text is written out as it was read
-/// ([`Decisions::write_lines`]). Whatever looks into kept decisions (a test, a replay) parses
-/// them on first use.
+/// Why the text: a 100-bot ladder holds 99,000 matches (3 million decisions) until its
+/// archive is written, and a new entry in it takes them all from the store. Their decisions
+/// are needed only to be written out again, into `invocations.jsonl`, the journal and the
+/// store. Held parsed, they took most of the 3.2 GB a re-ranking held, and parsing them a
+/// good part of its time; held as text, they are written out as they are
+/// ([`Decisions::write_lines`]). Whatever looks into them (a test, a replay) parses them on
+/// first use.
 #[derive(Clone, Default)]
 pub struct Decisions {
-    /// The decisions made (empty while `kept` holds them).
+    /// The decisions being made (empty once `kept` holds them).
     made: Vec<InvocationRecord>,
-    /// Decisions read back.
+    /// The decisions as text.
     kept: Option<Kept>,
 }
 
-/// Decisions read back: each one's JSON object as serializing it wrote it (compact), end to
-/// end in one buffer, and the list parsed once something asks for it.
+/// Decisions as text: each one's JSON object as serializing it writes it (compact), and the
+/// list parsed once something asks for it.
 #[derive(Clone)]
 struct Kept {
-    text: String,
-    /// Where each decision's text ends in `text` (the next one starts there).
-    ends: Vec<usize>,
+    each: Vec<Box<RawValue>>,
     parsed: OnceLock<Vec<InvocationRecord>>,
 }
 
 impl Kept {
-    /// Each decision's JSON text.
-    fn each(&self) -> impl Iterator<Item = &str> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts
-            .zip(&self.ends)
-            .map(|(from, &to)| self.text.get(from..to).unwrap_or_default())
-    }
-
-    /// The decisions as a JSON array.
-    fn array(&self) -> String {
-        let mut out = String::with_capacity(self.text.len() + self.ends.len() + 2);
-        out.push('[');
-        for (i, d) in self.each().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(d);
-        }
-        out.push(']');
-        out
-    }
-
-    /// The decisions parsed. Kept text is what serializing decisions wrote (a store's or a
-    /// journal's record), so it parses back; text that does not (a damaged file) shows no
-    /// decisions here, and writing it out ([`Decisions::write_lines`]) is where it is refused.
+    /// The decisions parsed. Kept text is what serializing decisions wrote (the match, a
+    /// store's or a journal's record), so it parses back; text that does not (a damaged
+    /// file) shows no decisions here, and writing it out ([`Decisions::write_lines`]) is
+    /// where it is refused.
     fn list(&self) -> &[InvocationRecord] {
-        self.parsed
-            .get_or_init(|| serde_json::from_str(&self.array()).unwrap_or_default())
+        self.parsed.get_or_init(|| {
+            self.each
+                .iter()
+                .map(|d| serde_json::from_str(d.get()))
+                .collect::<Result<_, _>>()
+                .unwrap_or_default()
+        })
     }
 }
 
@@ -255,6 +239,28 @@ impl Decisions {
         self.made().last_mut()
     }
 
+    /// The match is over: keep each decision as its JSON text from now on (serialized once,
+    /// here, where the journal, the store and the archive would each serialize it).
+    pub fn freeze(&mut self) {
+        if self.kept.is_some() {
+            return;
+        }
+        // A decision always serializes (strings, numbers and a state that is JSON); were one
+        // not to, the list stays as it is and the journal reports the error.
+        let each: Result<Vec<Box<RawValue>>, _> = self
+            .made
+            .iter()
+            .map(serde_json::value::to_raw_value)
+            .collect();
+        if let Ok(each) = each {
+            self.made = Vec::new();
+            self.kept = Some(Kept {
+                each,
+                parsed: OnceLock::new(),
+            });
+        }
+    }
+
     /// Write each decision as a line of `invocations.jsonl`: its JSON object with the
     /// match's index first (`{"match":N,"n":...}`) and a line break. Kept decisions are
     /// copied as their text holds them, which gives the same bytes: the serializer wrote
@@ -270,13 +276,14 @@ impl Decisions {
             return Ok(());
         };
         let refuse = |why: &str| serde_json::Error::custom(format!("match {index}: {why}"));
-        // A journal's line or a store's record never holds a line break (a compact
-        // serializer writes none); one that does would split a line of the archive.
-        if kept.text.contains('\n') {
-            return Err(refuse("kept decisions with a line break"));
-        }
-        for d in kept.each() {
+        for d in &kept.each {
+            // A journal's line or a store's record never holds a line break (a compact
+            // serializer writes none); one that did would split a line of the archive.
+            if d.get().contains('\n') {
+                return Err(refuse("a kept decision with a line break"));
+            }
             let body = d
+                .get()
                 .strip_prefix('{')
                 .ok_or_else(|| refuse("a kept decision that is not a JSON object"))?
                 .trim_start();
@@ -316,42 +323,21 @@ impl Serialize for Decisions {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match &self.kept {
             None => self.made.serialize(s),
-            // Written as read (a resumed match's digest is over the same bytes). Checking
-            // the text again costs a parse, but only here: a run writes kept decisions out
-            // with `write_lines`, and takes a kept match's digest from the bytes it read.
-            Some(kept) => RawValue::from_string(kept.array())
-                .map_err(serde::ser::Error::custom)?
-                .serialize(s),
+            // Written as it is: the same bytes as serializing the parsed list.
+            Some(kept) => kept.each.serialize(s),
         }
     }
 }
 
 impl<'de> Deserialize<'de> for Decisions {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Decisions, D::Error> {
-        struct Each;
-        impl<'de> serde::de::Visitor<'de> for Each {
-            type Value = Kept;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a list of decisions")
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Kept, A::Error> {
-                let mut kept = Kept {
-                    text: String::new(),
-                    ends: Vec::with_capacity(seq.size_hint().unwrap_or(0)),
-                    parsed: OnceLock::new(),
-                };
-                // Borrowed from the record's bytes: each decision is scanned once, and
-                // copied once.
-                while let Some(d) = seq.next_element::<&'de RawValue>()? {
-                    kept.text.push_str(d.get());
-                    kept.ends.push(kept.text.len());
-                }
-                Ok(kept)
-            }
-        }
+        // Each decision is scanned once, for where it ends, and copied: not parsed.
         Ok(Decisions {
             made: Vec::new(),
-            kept: Some(d.deserialize_seq(Each)?),
+            kept: Some(Kept {
+                each: Vec::<Box<RawValue>>::deserialize(d)?,
+                parsed: OnceLock::new(),
+            }),
         })
     }
 }
@@ -450,6 +436,11 @@ mod tests {
         // Read from bytes as the store and the journal read it.
         let kept: Decisions = serde_json::from_slice(json.as_bytes()).unwrap();
         assert!(kept.kept.is_some() && kept.made.is_empty());
+        // A match's own decisions, once it is over, are kept the same way.
+        let mut frozen = made.clone();
+        frozen.freeze();
+        assert!(frozen.kept.is_some() && frozen.made.is_empty());
+        assert_eq!(serde_json::to_string(&frozen).unwrap(), json);
         // Written back, and as lines of the archive, to the same bytes.
         assert_eq!(serde_json::to_string(&kept).unwrap(), json);
         let lines = |d: &Decisions| {
@@ -464,8 +455,10 @@ mod tests {
             "{expect}"
         );
         assert_eq!(lines(&kept), expect);
+        assert_eq!(lines(&frozen), expect);
         // Looked into, kept decisions are the made ones; and they can grow.
         assert_eq!(kept, made);
+        assert_eq!(frozen, made);
         assert_eq!(kept[4].fuel_used, u64::MAX - 4);
         let mut grown = kept.clone();
         grown.push(decision(5, false));
@@ -484,6 +477,7 @@ mod tests {
     #[test]
     fn kept_decisions_that_would_break_the_archive_are_refused() {
         assert!(serde_json::from_str::<Decisions>(r#"{"n":1}"#).is_err());
+        assert!(serde_json::from_str::<Decisions>("[{]").is_err());
         let write = |text: &str| {
             let d: Decisions = serde_json::from_str(text).unwrap();
             let mut buf = Vec::new();
