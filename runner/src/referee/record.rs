@@ -177,7 +177,9 @@ pub struct Decisions {
 }
 
 /// Decisions as text: each one's JSON object as serializing it writes it (compact), and the
-/// list parsed once something asks for it.
+/// list parsed once something asks for it. The text is written out as it is, whatever the
+/// serializer's formatter: records go only to compact JSON (the journal, the store, the
+/// archive's lines), where that is the same bytes.
 #[derive(Clone)]
 struct Kept {
     each: Vec<Box<RawValue>>,

@@ -14,9 +14,11 @@
 //! version, so this koth never looks for them.)
 //!
 //! In front of the record's frame, a zstd *skippable* frame holds the record's digest (the
-//! SHA-256 the receipt takes of it), so that a run taking 99,000 matches from the store does
-//! not hash a gigabyte of JSON again; `zstd -d` skips that frame and prints the record. A file
-//! without it (written before it existed) still reads, its digest taken from the record.
+//! SHA-256 the receipt takes of it) and a CRC-32 of the digest, so that a run taking 99,000
+//! matches from the store does not hash a gigabyte of JSON again; `zstd -d` skips that frame
+//! and prints the record. A digest whose CRC fails, or a file without the frame, still reads:
+//! the digest is then taken from the record. (Keys are `koth-match-v2` since the frame: a
+//! koth before it would read such a file as damaged and write it again without the frame.)
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -46,8 +48,12 @@ const MAX_RECORD: u64 = 1 << 30;
 /// The magic number of the skippable frame that holds a record's digest (zstd reserves
 /// 0x184D2A50 to 0x184D2A5F for skippable frames; a seekable file's table uses 0x184D2A5E).
 const DIGEST_FRAME: u32 = 0x184D_2A5D;
-/// That frame's whole length: magic number, size, and the 32 bytes of the SHA-256.
-const DIGEST_FRAME_LEN: usize = 8 + 32;
+/// What that frame holds: the 32 bytes of the SHA-256 and their CRC-32 (a skippable frame
+/// has no checksum of its own, and a digest that rotted would fail an honest match in
+/// `koth verify`).
+const DIGEST_FRAME_SIZE: u32 = 32 + 4;
+/// That frame's whole length: magic number, size, and what it holds.
+const DIGEST_FRAME_LEN: usize = 8 + DIGEST_FRAME_SIZE as usize;
 
 /// A record read back from the store.
 #[derive(Debug)]
@@ -100,10 +106,12 @@ impl Store {
         let file = std::fs::read(self.path(key)).ok()?;
         let (digest, packed) = match file.get(..DIGEST_FRAME_LEN) {
             Some(head) if head[..4] == DIGEST_FRAME.to_le_bytes() => {
-                if head[4..8] != 32u32.to_le_bytes() {
+                if head[4..8] != DIGEST_FRAME_SIZE.to_le_bytes() {
                     return None;
                 }
-                (Some(hex::encode(&head[8..])), &file[DIGEST_FRAME_LEN..])
+                let (sha, crc) = head[8..].split_at(32);
+                let sound = crc32fast::hash(sha).to_le_bytes() == crc;
+                (sound.then(|| hex::encode(sha)), &file[DIGEST_FRAME_LEN..])
             }
             _ => (None, &file[..]),
         };
@@ -145,10 +153,12 @@ impl Store {
         };
         let dir = path.parent().unwrap_or(&self.root);
         std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let sha = Sha256::digest(json);
         let mut bytes = Vec::with_capacity(DIGEST_FRAME_LEN + json.len() / 4);
         bytes.extend_from_slice(&DIGEST_FRAME.to_le_bytes());
-        bytes.extend_from_slice(&32u32.to_le_bytes());
-        bytes.extend_from_slice(&Sha256::digest(json));
+        bytes.extend_from_slice(&DIGEST_FRAME_SIZE.to_le_bytes());
+        bytes.extend_from_slice(&sha);
+        bytes.extend_from_slice(&crc32fast::hash(&sha).to_le_bytes());
         bytes.extend(super::seekable::compress_frame(json).map_err(io(&path))?);
         let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io(dir))?;
         tmp.write_all(&bytes).map_err(io(tmp.path()))?;
@@ -198,7 +208,7 @@ impl<'a> Reuse<'a> {
     /// The key of the match `id`.
     pub fn key(&self, id: &Identity) -> [u8; 32] {
         let mut h = Sha256::new();
-        h.update(b"koth-match-v1\0");
+        h.update(b"koth-match-v2\0");
         h.update(self.run);
         h.update(id.round.to_le_bytes());
         h.update((id.seats.len() as u64).to_le_bytes());
@@ -389,18 +399,26 @@ mod tests {
         // The digest's frame is one zstd skips: the file decompresses to the record.
         let file = std::fs::read(store.path(&key)).unwrap();
         assert_eq!(zstd::decode_all(&file[..]).unwrap(), b"[1,2]");
-        // A digest the store holds is the one it gives (it is not taken again).
+        // The digest the store holds is the one it gives: not taken again, as a wrong one
+        // with a sound CRC shows.
         let mut other = file.clone();
         other[8] ^= 0xff;
+        let crc = crc32fast::hash(&other[8..40]).to_le_bytes();
+        other[40..44].copy_from_slice(&crc);
         std::fs::write(store.path(&key), &other).unwrap();
         assert_ne!(store.find::<Vec<u32>>(&key).unwrap().digest, found.digest);
+        // A digest whose CRC fails is taken from the record again.
+        other[8] ^= 0xff;
+        other[9] ^= 0x01;
+        std::fs::write(store.path(&key), &other).unwrap();
+        assert_eq!(store.find::<Vec<u32>>(&key).unwrap().digest, found.digest);
         // A record written without one reads, its digest taken from it; a digest frame of
         // another size is damage.
         let plain = &file[DIGEST_FRAME_LEN..];
         std::fs::write(store.path(&key), plain).unwrap();
         assert_eq!(store.find::<Vec<u32>>(&key).unwrap().digest, found.digest);
         let mut odd = file.clone();
-        odd[4] = 31;
+        odd[4] = 32;
         std::fs::write(store.path(&key), &odd).unwrap();
         assert!(store.find::<Vec<u32>>(&key).is_none());
     }
