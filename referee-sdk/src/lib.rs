@@ -349,7 +349,7 @@ pub trait Host {
     }
     /// Add a line to the human log.
     fn log(&mut self, line: &str) -> Result<(), Abort>;
-    /// A file of a seat's directory, if there is one.
+    /// A file of a seat's directory, if there is one (a symbolic link is not one).
     fn read_file(&mut self, seat: u32, path: &str) -> Result<Option<Vec<u8>>, Abort>;
     /// Create or replace a file in a seat's directory.
     fn write_file(&mut self, seat: u32, path: &str, data: &[u8]) -> Result<(), Abort>;

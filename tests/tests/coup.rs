@@ -8,6 +8,7 @@ use koth::sandbox::vfs::SnapshotEntry;
 use koth::sandbox::{Bot, Limits, Outcome, Sandbox, SandboxOptions, TrapKind, Vfs, VfsLimits};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 fn sandbox() -> Sandbox {
     Sandbox::new(SandboxOptions::default()).expect("sandbox")
@@ -21,6 +22,11 @@ fn cheater(sb: &Sandbox, mode: &str) -> Bot {
     .expect("load cheater")
 }
 
+/// A bot as a game's player.
+fn player(bot: &Bot) -> Arc<dyn Player> {
+    Arc::new(bot.clone())
+}
+
 /// Play one game, the cheater first, against an honest opponent.
 fn game_against(
     sb: &Sandbox,
@@ -31,7 +37,7 @@ fn game_against(
         .load_file(&koth_tests::wasm("first_legal"), None)
         .expect("load first_legal");
     let setup = GameSetup {
-        file_name: "cheat_first_0_0.txt",
+        round: 0,
         deck_seed: 42,
         game_seed: 1,
         clock_base_ns: 0,
@@ -41,11 +47,7 @@ fn game_against(
         Vfs::new(VfsLimits::default()),
         Vfs::new(VfsLimits::default()),
     );
-    play(
-        &setup,
-        [cheat as &dyn Player, &honest as &dyn Player],
-        [&mut a, &mut b],
-    )
+    play(&setup, [&player(cheat), &player(&honest)], [&mut a, &mut b])
 }
 
 /// The cheater (seat 0) must lose by this forfeit, with the reason in the human log.
@@ -168,7 +170,7 @@ fn rewriting_a_nonempty_history_forfeits() {
     for mode in ["rewrite", "truncate"] {
         let bot = cheater(&sb, mode);
         let setup = GameSetup {
-            file_name: "x.txt",
+            round: 0,
             deck_seed: 3,
             game_seed: 1,
             clock_base_ns: 0,
@@ -178,11 +180,7 @@ fn rewriting_a_nonempty_history_forfeits() {
             Vfs::new(VfsLimits::default()),
             Vfs::new(VfsLimits::default()),
         );
-        let rec = play(
-            &setup,
-            [&honest as &dyn Player, &bot as &dyn Player],
-            [&mut a, &mut b],
-        );
+        let rec = play(&setup, [&player(&honest), &player(&bot)], [&mut a, &mut b]);
         match &rec.result {
             GameResult::Won {
                 winner: 0,
@@ -214,7 +212,7 @@ fn an_illegal_exchange_forfeits() {
     let mut seen = false;
     for seed in 0..20 {
         let setup = GameSetup {
-            file_name: "x.txt",
+            round: 0,
             deck_seed: seed,
             game_seed: 1,
             clock_base_ns: 0,
@@ -224,11 +222,7 @@ fn an_illegal_exchange_forfeits() {
             Vfs::new(VfsLimits::default()),
             Vfs::new(VfsLimits::default()),
         );
-        let rec = play(
-            &setup,
-            [&bot as &dyn Player, &honest as &dyn Player],
-            [&mut a, &mut b],
-        );
+        let rec = play(&setup, [&player(&bot), &player(&honest)], [&mut a, &mut b]);
         if let GameResult::Won {
             winner: 1,
             forfeit: Some(Forfeit::IllegalExchange(w)),

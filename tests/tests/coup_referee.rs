@@ -3,8 +3,8 @@
 //! what its bots appended, in order, and re-plays to the same end in `koth verify`), the same
 //! archive at any worker count, `--scratch tournament` keeping each bot's folder for the
 //! whole run, and the refusals; `koth coup` is the same run as `koth play coup`, and the
-//! archives `koth coup` wrote with its old driver still report and verify. The referee's own
-//! rules against that driver, move for move, are `koth`'s unit test `games::coup::twin_tests`.
+//! archives `koth coup` wrote with its old driver still report and verify (archives the driver
+//! itself wrote, before it went, are verified in `legacy_archives.rs`).
 
 use serde_json::Value;
 use std::collections::BTreeMap;

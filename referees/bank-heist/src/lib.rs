@@ -110,58 +110,72 @@ impl Referee for BankHeistReferee {
         };
         let (games, rules_seed) = tournament_seeds(setup.seed, setup.integer(GAMES));
         let names: Vec<&str> = setup.seats.iter().map(|s| s.bot.as_str()).collect();
-        let mut t = Tournament::new(names.len(), games, rules_seed).with_variant(variant);
-        let mut log = HumanLog::new(&names);
-        while let Some(ask) = t.pending() {
-            let events = t.take_events();
-            log.events(&events);
-            // One host call per game for the log (a call per decision cost the component
-            // a third of its host calls): the lines so far go when a game starts.
-            if events.iter().any(|e| matches!(e, Event::GameStart { .. })) {
-                if let Some(text) = log.take() {
-                    host.log(&text)?;
-                }
-            }
-            let round = ask.args.round;
-            let report = host.decide(DecisionRequest {
-                seat: ask.bot as u32,
-                phase: phase(round).into(),
-                args: ask.args.to_argv(),
-                stdin: Vec::new(),
-            })?;
-            let (response, failure) = if report.outcome.is_ok() {
-                read(
-                    variant,
-                    round,
-                    &String::from_utf8_lossy(&report.stdout),
-                    ask.args.credits,
-                )
-            } else {
-                (
-                    default(round),
-                    Some(Failure {
-                        kind: report.outcome.kind().into(),
-                        detail: format!("the invocation ended with {}", report.outcome),
-                    }),
-                )
-            };
-            let answer = decision(response);
-            if let Some(f) = &failure {
-                log.failure(ask.bot, &f.detail, &answer);
-            }
-            host.judge(Verdict {
-                answer,
-                failure,
-                events: Vec::new(),
-            })?;
-            t.respond(response);
-        }
-        log.events(&t.take_events());
-        if let Some(text) = log.take() {
-            host.log(&text)?;
-        }
-        Ok(result(games, variant, &names, t.bots()))
+        play_tournament(games, rules_seed, variant, &names, host).map(|(result, _)| result)
     }
+}
+
+/// One tournament of `names`, in that order of seats, with G and the rules' seed given:
+/// what [`BankHeistReferee`] plays once it has drawn them from the match's seed. It hands
+/// back the tournament as it ended, with every bot's state. (koth re-plays through it the
+/// tournaments of its old built-in driver, which drew G and the seed another way.)
+pub fn play_tournament(
+    games: u32,
+    rules_seed: u64,
+    variant: Variant,
+    names: &[&str],
+    host: &mut dyn Host,
+) -> Result<(MatchResult, Tournament), Abort> {
+    let mut t = Tournament::new(names.len(), games, rules_seed).with_variant(variant);
+    let mut log = HumanLog::new(names);
+    while let Some(ask) = t.pending() {
+        let events = t.take_events();
+        log.events(&events);
+        // One host call per game for the log (a call per decision cost the component
+        // a third of its host calls): the lines so far go when a game starts.
+        if events.iter().any(|e| matches!(e, Event::GameStart { .. })) {
+            if let Some(text) = log.take() {
+                host.log(&text)?;
+            }
+        }
+        let round = ask.args.round;
+        let report = host.decide(DecisionRequest {
+            seat: ask.bot as u32,
+            phase: phase(round).into(),
+            args: ask.args.to_argv(),
+            stdin: Vec::new(),
+        })?;
+        let (response, failure) = if report.outcome.is_ok() {
+            read(
+                variant,
+                round,
+                &String::from_utf8_lossy(&report.stdout),
+                ask.args.credits,
+            )
+        } else {
+            (
+                default(round),
+                Some(Failure {
+                    kind: report.outcome.kind().into(),
+                    detail: format!("the invocation ended with {}", report.outcome),
+                }),
+            )
+        };
+        let answer = decision(response);
+        if let Some(f) = &failure {
+            log.failure(ask.bot, &f.detail, &answer);
+        }
+        host.judge(Verdict {
+            answer,
+            failure,
+            events: Vec::new(),
+        })?;
+        t.respond(response);
+    }
+    log.events(&t.take_events());
+    if let Some(text) = log.take() {
+        host.log(&text)?;
+    }
+    Ok((result(games, variant, names, t.bots()), t))
 }
 
 /// A tournament's games (fixed by the option when it is above 0, else drawn from

@@ -1,7 +1,7 @@
 //! The referee against a scripted host: what it asks, how it reads bets, answers, crashes
-//! and babble, what it logs and what it returns. koth's own tests play it beside the
-//! built-in driver (`runner/src/games/bank_heist/`) and with real wasm bots
-//! (`tests/tests/bank_heist.rs`).
+//! and babble, what it logs and what it returns. koth's own tests play it with real wasm
+//! bots (`tests/tests/bank_heist.rs`), and re-play through it archives its old built-in
+//! driver wrote (`tests/tests/legacy_archives.rs`).
 
 use super::*;
 use koth_referee::{DecisionReport, Outcome, Seat};
@@ -215,4 +215,53 @@ fn it_describes_a_free_for_all_without_files() {
     assert_eq!(d.scoring.score_name.as_deref(), Some("credits"));
     assert_eq!(d.options.len(), 2);
     assert!(BankHeistReferee.protocol().contains("31"));
+}
+
+/// Bot output is arbitrary bytes: it always comes to a bet within the credits or an answer,
+/// never a panic, and only exact protocol text counts as a named answer.
+#[test]
+fn arbitrary_output_always_comes_to_a_decision() {
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+    let mut below = |n: u64| rng.next_u64() % n;
+    for _ in 0..20_000 {
+        let len = below(24);
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| {
+                if below(2) == 0 {
+                    let alphabet = b"0123456789 \n-+.ealuoi";
+                    alphabet[below(alphabet.len() as u64) as usize]
+                } else {
+                    below(256) as u8
+                }
+            })
+            .collect();
+        let text = String::from_utf8_lossy(&bytes);
+        let credits = below(1_000_000);
+        match read(Variant::Text, Round::One, &text, credits) {
+            (Response::Bet(b), None) => {
+                assert!(b <= credits);
+                assert!(text.trim().bytes().all(|c| c.is_ascii_digit()));
+            }
+            (Response::Bet(0), Some(f)) => assert_eq!(f.kind, NOT_A_BET),
+            other => panic!("{text:?} -> {other:?}"),
+        }
+        match read(Variant::Original, Round::One, &text, credits) {
+            (Response::Bet(b), None) => {
+                assert!(b <= credits);
+                let t = text.trim();
+                let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+                assert!(!digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit()));
+            }
+            (Response::Bet(0), Some(f)) => assert_eq!(f.kind, NOT_A_BET),
+            other => panic!("{text:?} -> {other:?}"),
+        }
+        match read(Variant::Text, Round::Two, &text, credits) {
+            (Response::Answer(Answer::Keep), None) => {}
+            (Response::Answer(a), None) => assert_eq!(a.as_str(), text.trim()),
+            other => panic!("{text:?} -> {other:?}"),
+        }
+    }
+    assert_eq!(default(Round::Two), Response::Answer(Answer::Keep));
+    assert_eq!(default(Round::One), Response::Bet(0));
 }

@@ -14,6 +14,7 @@ pub mod replay;
 pub mod run;
 pub mod str_list;
 pub mod trial;
+pub mod witness;
 
 use crate::sandbox::{Bot, Invocation, Outcome, Report, Vfs};
 use crate::tournament::archive::{Archive, ArchiveError};
@@ -211,18 +212,4 @@ pub fn crash_kind(outcome: &Outcome) -> &'static str {
 pub fn stderr_tail(stderr: &[u8], max: usize) -> String {
     let start = stderr.len().saturating_sub(max);
     String::from_utf8_lossy(&stderr[start..]).into_owned()
-}
-
-/// FNV-1a over `parts`, each followed by a separator byte: the scripted players of the
-/// referee-against-driver tests decide by it.
-#[cfg(test)]
-pub(crate) fn fnv(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for p in parts {
-        for &b in *p {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        h = (h ^ 0xff).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }

@@ -467,10 +467,12 @@ impl sdk::Host for MatchHost {
         Ok(())
     }
 
+    /// A symbolic link is not a file: a bot that puts one where the referee placed a file
+    /// has not left the file there (Coup's file rule, as its driver held it).
     fn read_file(&mut self, seat: u32, path: &str) -> Result<Option<Vec<u8>>, Abort> {
         let dir = self.dir(seat)?;
         let found = dir
-            .lookup(Vfs::ROOT, path.as_bytes(), true)
+            .lookup(Vfs::ROOT, path.as_bytes(), false)
             .ok()
             .filter(|&node| {
                 dir.stat(node)

@@ -1,16 +1,27 @@
-//! One Bank Heist tournament through the sandbox: every decision is an invocation with the
-//! spec's 31 arguments, no directory at all, and the answer read from stdout.
+//! The records of Bank Heist's built-in driver, which played `koth bank-heist` before its
+//! referee (archives without the game's shape in their manifest), and its tournaments played
+//! again.
 //!
-//! A failure never stops the tournament: in round 1 it counts as a bet of 0, in round 2 as
-//! "keep the bet", and it is logged with its outcome. Only a host fault (the wall-clock
-//! backstop, which fuel should make impossible) stops it, and the tournament is then void.
+//! Those archives hold the driver's records: `koth report` and `replay` read them, and `koth
+//! verify` re-plays them. The referee plays the driver's tournaments decision for decision
+//! once given their G and rules' seed, so [`play`] plays one through it
+//! ([`koth_referee_bank_heist::play_tournament`]), with the driver's seeds (a
+//! [`crate::games::witness::Witness`] in front of each bot), and writes the driver's record.
+//! As the driver did, it asks the bots in the order given, every decision an invocation with
+//! the spec's 31 arguments and no directory.
 
-use super::rules::{Person, Response, Round, Tournament, Variant};
+use super::rules::{Person, Variant};
+use crate::games::witness::{Seen, Sightings, Witness};
 use crate::games::{stderr_tail, Player};
-use crate::sandbox::{Invocation, Limits, Outcome};
-use koth_referee_bank_heist::HumanLog;
+use crate::referee::host::MatchHost;
+use crate::referee::record::MatchRecord;
+use crate::referee::shape::GameShape;
+use crate::referee::{Native, Referee};
+use crate::sandbox::{Limits, Outcome};
+use koth_referee_bank_heist::BankHeistReferee;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Bytes of stderr kept per failed invocation in the structured log.
 const STDERR_TAIL: usize = 512;
@@ -147,203 +158,140 @@ pub struct TournamentRecord {
     pub human_log: String,
 }
 
-/// Play one tournament between `players` (every bot in every game).
-pub fn play(setup: &TournamentSetup, players: &[&dyn Player]) -> TournamentRecord {
+/// Play one tournament between `players` (every bot in every game) as the driver did,
+/// through Bank Heist's referee (which plays the driver's tournaments decision for decision),
+/// and write the driver's record of it.
+pub fn play(setup: &TournamentSetup, players: &[Arc<dyn Player>]) -> TournamentRecord {
     let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
-    let n = players.len();
-    let mut t = Tournament::new(n, setup.games, setup.rules_seed).with_variant(setup.variant);
-    let mut rec = TournamentRecord {
-        index: setup.index,
-        games: setup.games,
-        names: names.clone(),
-        bots: Vec::new(),
-        fuel: vec![0; n],
-        invocations: vec![0; n],
-        failures: vec![BTreeMap::new(); n],
-        void: None,
-        log: Vec::new(),
-        human_log: String::new(),
-    };
-    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let mut human = HumanLog::new(&name_refs);
-    let mut count: u64 = 0;
-    while let Some(ask) = t.pending() {
-        human.events(&t.take_events());
-        let args = ask.args.to_argv();
-        let round = ask.args.round;
-        let inv = Invocation {
-            args: args.iter().map(|a| a.as_bytes().to_vec()).collect(),
-            stdin: Vec::new(),
-            seed: crate::seed::derive(
-                setup.root_seed,
+    let (root, index) = (setup.root_seed, setup.index);
+    let seen = Sightings::default();
+    let seats = Witness::seats(
+        players,
+        Arc::new(move |seat, _, args| {
+            // The driver's seed names the game and the round, the first two arguments.
+            let arg = |i: usize| {
+                args.get(i)
+                    .and_then(|a| std::str::from_utf8(a).ok()?.parse::<u64>().ok())
+                    .unwrap_or_default()
+            };
+            crate::seed::derive(
+                root,
                 "bank-heist/invocation",
-                &[
-                    setup.index as u64,
-                    ask.args.game as u64,
-                    round.number() as u64,
-                    ask.bot as u64,
-                ],
-            ),
-            // Each invocation starts a virtual second after the previous one.
-            clock_start_ns: count.saturating_mul(1_000_000_000),
-            limits: setup.limits,
+                &[u64::from(index), arg(0), arg(1), seat as u64],
+            )
+        }),
+        &seen,
+    );
+    let referee = Native::new(BankHeistReferee);
+    let mut host = MatchHost::new(
+        Arc::new(GameShape::of(referee.description())),
+        seats,
+        (0..players.len()).map(|s| vec![s]).collect(),
+        None,
+        setup.limits,
+        setup.rules_seed,
+    );
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let played = koth_referee_bank_heist::play_tournament(
+        setup.games,
+        setup.rules_seed,
+        setup.variant,
+        &refs,
+        &mut host,
+    );
+    let (result, bots) = match played {
+        Ok((result, t)) => (Ok(result), t.bots().iter().map(FinalState::from).collect()),
+        Err(abort) => (Err(abort), Vec::new()),
+    };
+    let m = host.finish(result);
+    record(setup, names, bots, &m, &seen.take())
+}
+
+/// The driver's record of a tournament its referee played: `bots` are their states at the
+/// end, `seen` what the witnesses saw of each decision.
+fn record(
+    setup: &TournamentSetup,
+    names: Vec<String>,
+    bots: Vec<FinalState>,
+    m: &MatchRecord,
+    seen: &[Seen],
+) -> TournamentRecord {
+    let none = Seen::default();
+    let mut failures = vec![BTreeMap::new(); names.len()];
+    let mut log: Vec<InvocationRecord> = Vec::with_capacity(m.log.len());
+    for (k, r) in m.log.iter().enumerate() {
+        let arg = |i: usize| {
+            r.args
+                .get(i)
+                .and_then(|a| a.parse().ok())
+                .unwrap_or_default()
         };
-        count += 1;
-        // No directory at all: the rules forbid files.
-        let report = players[ask.bot].invoke(&inv, None);
-        rec.fuel[ask.bot] += report.fuel_used;
-        rec.invocations[ask.bot] += 1;
-        let stdout = String::from_utf8_lossy(&report.stdout).into_owned();
-        if let Outcome::HostFault(why) = &report.outcome {
-            let reason = format!(
-                "{} (game {}, round {}): {why}",
-                names[ask.bot],
-                ask.args.game,
-                round.number()
-            );
-            human.line(&format!(
-                "host fault: {reason}; the tournament is void and counts for nobody"
-            ));
-            rec.void = Some(reason);
-            rec.log.push(InvocationRecord {
-                tournament: setup.index,
-                game: ask.args.game,
-                round: round.number(),
-                bot: names[ask.bot].clone(),
-                args: args.join(" "),
-                outcome: report.outcome.clone(),
-                stdout,
-                decision: "none".into(),
-                failure: None,
-                fuel_used: report.fuel_used,
-                stderr_tail: stderr_tail(&report.stderr, STDERR_TAIL),
-            });
-            break;
+        let failure = r.failure.as_ref().map(|_| match &r.outcome {
+            Outcome::Ok => Failure::NotABet(koth_referee_bank_heist::shown(&r.stdout)),
+            crashed => Failure::Crash(crashed.clone()),
+        });
+        if let (Some(f), Some(counts)) = (&failure, failures.get_mut(r.seat as usize)) {
+            *counts.entry(f.kind().to_string()).or_insert(0) += 1;
         }
-        let (response, failure) = decide(
-            setup.variant,
-            round,
-            &report.outcome,
-            &stdout,
-            ask.args.credits,
-        );
-        let decision = match response {
-            Response::Bet(b) => format!("bet {b}"),
-            Response::Answer(a) => a.as_str().to_string(),
-        };
-        if let Some(f) = &failure {
-            *rec.failures[ask.bot]
-                .entry(f.kind().to_string())
-                .or_default() += 1;
-            human.failure(ask.bot, &f.why(), &decision);
-        }
-        rec.log.push(InvocationRecord {
+        let fault = matches!(r.outcome, Outcome::HostFault(_));
+        log.push(InvocationRecord {
             tournament: setup.index,
-            game: ask.args.game,
-            round: round.number(),
-            bot: names[ask.bot].clone(),
-            args: args.join(" "),
-            outcome: report.outcome.clone(),
-            stdout,
-            decision,
-            stderr_tail: if failure.is_some() {
-                stderr_tail(&report.stderr, STDERR_TAIL)
+            game: arg(0),
+            round: arg(1) as u8,
+            bot: r.bot.clone(),
+            args: r.args.join(" "),
+            outcome: r.outcome.clone(),
+            stdout: r.stdout.clone(),
+            decision: if fault {
+                "none".into()
+            } else {
+                r.answer.clone()
+            },
+            stderr_tail: if failure.is_some() || fault {
+                stderr_tail(&seen.get(k).unwrap_or(&none).stderr, STDERR_TAIL)
             } else {
                 String::new()
             },
             failure,
-            fuel_used: report.fuel_used,
+            fuel_used: r.fuel_used,
         });
-        t.respond(response);
     }
-    human.events(&t.take_events());
-    rec.bots = t.bots().iter().map(FinalState::from).collect();
-    rec.human_log = human.into_text();
-    rec
+    let mut human_log = String::from_utf8_lossy(m.human_log.as_log()).into_owned();
+    let void = m.void.as_ref().map(|void| match log.last() {
+        Some(InvocationRecord {
+            outcome: Outcome::HostFault(why),
+            bot,
+            game,
+            round,
+            ..
+        }) => {
+            let reason = format!("{bot} (game {game}, round {round}): {why}");
+            human_log.push_str(&format!(
+                "host fault: {reason}; the tournament is void and counts for nobody\n"
+            ));
+            reason
+        }
+        _ => void.clone(),
+    });
+    TournamentRecord {
+        index: setup.index,
+        games: setup.games,
+        names,
+        bots,
+        fuel: m.fuel.clone(),
+        invocations: m.invocations.iter().map(|&n| u64::from(n)).collect(),
+        failures,
+        void,
+        log,
+        human_log,
+    }
 }
 
-/// The decision a bot's invocation comes to under `variant`'s rules: its answer, or the
-/// default (bet 0, keep the bet) with the reason. `stdout` is whatever the bot printed, as
-/// lossy UTF-8.
-pub fn decide(
-    variant: Variant,
-    round: Round,
-    outcome: &Outcome,
-    stdout: &str,
-    credits: u64,
-) -> (Response, Option<Failure>) {
-    if !outcome.is_ok() {
-        let default = koth_referee_bank_heist::default(round);
-        return (default, Some(Failure::Crash(outcome.clone())));
-    }
-    // The referee reads an answer for both: only the driver's failure type is its own.
-    let (response, failure) = koth_referee_bank_heist::read(variant, round, stdout, credits);
-    let failure = failure.map(|_| Failure::NotABet(koth_referee_bank_heist::shown(stdout)));
-    (response, failure)
-}
-
+/// Play one tournament between `players` (every bot in every game).
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::bank_heist::rules::Answer;
-    use crate::sandbox::{Report, Vfs};
-
-    /// Bot output is arbitrary bytes: it always comes to a bet within the credits or an
-    /// answer, never a panic, and only exact protocol text counts as a named answer.
-    #[test]
-    fn arbitrary_output_always_comes_to_a_decision() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
-        for _ in 0..20_000 {
-            let len = rng.random_range(0..24);
-            let bytes: Vec<u8> = (0..len)
-                .map(|_| {
-                    if rng.random_bool(0.5) {
-                        let alphabet = b"0123456789 \n-+.ealuoi";
-                        alphabet[rng.random_range(0..alphabet.len())]
-                    } else {
-                        rng.random()
-                    }
-                })
-                .collect();
-            let text = String::from_utf8_lossy(&bytes);
-            let credits = rng.random_range(0..1_000_000);
-            match decide(Variant::Text, Round::One, &Outcome::Ok, &text, credits) {
-                (Response::Bet(b), None) => {
-                    assert!(b <= credits);
-                    assert!(text.trim().bytes().all(|c| c.is_ascii_digit()));
-                }
-                (Response::Bet(0), Some(Failure::NotABet(_))) => {}
-                other => panic!("{text:?} -> {other:?}"),
-            }
-            match decide(Variant::Original, Round::One, &Outcome::Ok, &text, credits) {
-                (Response::Bet(b), None) => {
-                    assert!(b <= credits);
-                    let t = text.trim();
-                    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
-                    assert!(!digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit()));
-                }
-                (Response::Bet(0), Some(Failure::NotABet(_))) => {}
-                other => panic!("{text:?} -> {other:?}"),
-            }
-            match decide(Variant::Text, Round::Two, &Outcome::Ok, &text, credits) {
-                (Response::Answer(Answer::Keep), None) => {}
-                (Response::Answer(a), None) => assert_eq!(a.as_str(), text.trim()),
-                other => panic!("{text:?} -> {other:?}"),
-            }
-        }
-        assert_eq!(
-            decide(
-                Variant::Text,
-                Round::Two,
-                &Outcome::Trap(crate::sandbox::TrapKind::Unreachable),
-                "all in",
-                5
-            )
-            .0,
-            Response::Answer(Answer::Keep)
-        );
-    }
+    use crate::sandbox::{Invocation, Report, Vfs};
 
     /// A scripted player: answers from a function of argv; `Err` outcomes stand for crashes.
     struct Scripted<F>(&'static str, F);
@@ -396,7 +344,8 @@ mod tests {
                 "all in".into()
             })
         });
-        let players: Vec<&dyn Player> = vec![&lurker, &crasher, &babbler];
+        let players: Vec<Arc<dyn Player>> =
+            vec![Arc::new(lurker), Arc::new(crasher), Arc::new(babbler)];
         let rec = play(&setup(20), &players);
         assert_eq!(rec.void, None);
         // Nobody ever bets, so everyone ends with 240 * (G + 1).
@@ -434,7 +383,7 @@ mod tests {
                 Err(Outcome::Exit(3))
             }
         });
-        let players: Vec<&dyn Player> = vec![&bettor, &keeper];
+        let players: Vec<Arc<dyn Player>> = vec![Arc::new(bettor), Arc::new(keeper)];
         let rec = play(&setup(3), &players);
         let answers: Vec<&str> = rec
             .log
@@ -458,7 +407,7 @@ mod tests {
                 Ok("0".into())
             }
         });
-        let players: Vec<&dyn Player> = vec![&faulty];
+        let players: Vec<Arc<dyn Player>> = vec![Arc::new(faulty)];
         let rec = play(&setup(10), &players);
         assert_eq!(
             rec.void.as_deref(),

@@ -75,7 +75,7 @@ pub fn plan(opts: &BankHeistOptions) -> Vec<Plan> {
 }
 
 struct FreeForAll<'a> {
-    players: &'a [&'a dyn Player],
+    players: &'a [Arc<dyn Player>],
     opts: &'a BankHeistOptions,
     plans: Vec<Plan>,
 }
@@ -225,9 +225,8 @@ impl crate::games::Game for BankHeist {
         progress: &(dyn Fn(usize, usize) + Sync),
         plan: RunPlan<'_, TournamentRecord>,
     ) -> Result<Vec<Option<TournamentRecord>>, RunError> {
-        let players: Vec<&dyn Player> = players.iter().map(|p| p.as_ref()).collect();
         let format = FreeForAll {
-            players: &players,
+            players,
             opts,
             plans: self::plan(opts),
         };

@@ -10,16 +10,14 @@
 //! - [`game`] and [`options`]: the referee's game as the tournament commands run it, and a
 //!   run's options from `koth bank-heist`'s choices.
 //! - [`driver`] and [`format`]: the built-in game that played Bank Heist before its referee
-//!   (archives without the game's shape in their manifest). koth keeps it to read, re-play
-//!   and verify those archives; the referee plays the driver's tournaments decision for
-//!   decision (`twin_tests`).
+//!   (archives without the game's shape in their manifest), its records and archive layout.
+//!   koth keeps them to read, re-play and verify those archives; their tournaments are
+//!   played again through the referee, which plays the driver's tournaments decision for
+//!   decision (`tests/fixtures/koth-0.7.0` holds one the driver wrote).
 
 pub mod driver;
 pub mod format;
 pub mod judge;
-
-#[cfg(test)]
-mod twin_tests;
 
 pub use koth_rules::bank_heist as rules;
 

@@ -9,15 +9,14 @@
 //! - [`game`] and [`options`]: the referee's game as the tournament commands run it, and a
 //!   run's options from `koth coup`'s choices.
 //! - [`driver`] and [`tournament`]: the built-in game that played Coup before its referee
-//!   (`koth-results/3` and earlier). koth keeps it to read, re-play and verify those
-//!   archives; the referee plays the driver's games move for move (`twin_tests`).
+//!   (`koth-results/3` and earlier), its records and archive layout. koth keeps them to read,
+//!   re-play and verify those archives; their games are played again through the referee,
+//!   which plays the driver's games move for move (`tests/fixtures/koth-0.7.0` holds
+//!   archives the driver wrote, and `tests/tests/legacy_archives.rs` verifies them).
 
 pub mod driver;
 pub mod judge;
 pub mod tournament;
-
-#[cfg(test)]
-mod twin_tests;
 
 pub use koth_rules::coup as rules;
 

@@ -180,7 +180,7 @@ pub struct Played {
 /// The round robin as a match format: a match is one game; with tournament-wide scratch,
 /// games sharing a bot run in game order.
 struct RoundRobin<'a> {
-    players: &'a [&'a dyn Player],
+    players: &'a [Arc<dyn Player>],
     opts: &'a CoupOptions,
     pairings: Vec<Pairing>,
     shared: Vec<Mutex<Vfs>>,
@@ -217,10 +217,10 @@ impl MatchFormat for RoundRobin<'_> {
         // The original names the file `<first>_<second>_<round>_<game>.txt`, the game being
         // its number within the round; that number moves when a bot is added, so the file
         // here is `<first>_<second>_<round>.txt` (unique too: a pair plays once a round).
-        let file_name = format!("{na}_{nb}_{}.txt", p.round);
+        let file_name = koth_referee_coup::history_file([na, nb], p.round);
         let round = p.round.to_le_bytes();
         let setup = GameSetup {
-            file_name: &file_name,
+            round: p.round,
             deck_seed: deck_seed(opts.seed, opts.paired, p.round, na, nb),
             game_seed: crate::seed::derive_named(
                 opts.seed,
@@ -234,7 +234,7 @@ impl MatchFormat for RoundRobin<'_> {
             },
             limits: opts.limits,
         };
-        let seat_players = [players[a], players[b]];
+        let seat_players = [&players[a], &players[b]];
         match opts.scratch {
             ScratchScope::Game => {
                 let (mut da, mut db) = (Vfs::new(opts.vfs), Vfs::new(opts.vfs));
@@ -368,8 +368,6 @@ impl crate::games::Game for Coup {
         progress: &(dyn Fn(usize, usize) + Sync),
         plan: RunPlan<'_, Played>,
     ) -> Result<Vec<Option<Played>>, RunError> {
-        let players: Vec<&dyn Player> = players.iter().map(|p| p.as_ref()).collect();
-        let players = &players[..];
         let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
         let pairings = schedule_for(&names, opts);
         let mut last_game = vec![0; players.len()];
