@@ -3,9 +3,12 @@
 //! `koth verify` through the referees: every match gives the record the archive lists, and
 //! the whole archive is written again identically. The drivers wrote them at commit 0a7f864,
 //! the last with the drivers' own code: a Coup round robin of five bots whose games end in
-//! every forfeit a bot can earn (the file rule, an illegal exchange, a trap with its stderr),
-//! a paired Coup run with each bot's folder kept for the whole run, and two Bank Heist
-//! tournaments with a trap, an exit code and an output that is no bet.
+//! forfeits (the file rule, an illegal exchange, a trap with its stderr); a sampled Coup round
+//! of every cheat the test bot knows (an illegal move, too long an append, none, the history
+//! file deleted, renamed, replaced by a folder or by a symbolic link, truncated; an exit code,
+//! too much output, out of fuel), written from a worktree of that commit; a paired Coup run
+//! with each bot's folder kept for the whole run; and two Bank Heist tournaments with a trap,
+//! an exit code and an output that is no bet.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -57,7 +60,12 @@ fn verify(dir: &Path) -> (bool, String) {
 
 #[test]
 fn the_drivers_archives_verify_through_the_referees() {
-    for (name, matches) in [("coup", 20), ("coup-paired-scratch", 12), ("bank-heist", 2)] {
+    for (name, matches) in [
+        ("coup", 20),
+        ("coup-cheats", 24),
+        ("coup-paired-scratch", 12),
+        ("bank-heist", 2),
+    ] {
         let (_tmp, dir) = copy(name);
         let (ok, said) = verify(&dir);
         assert!(ok, "{name}: {said}");

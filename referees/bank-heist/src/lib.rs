@@ -4,9 +4,9 @@
 //!
 //! The same referee runs two ways: as a WebAssembly component
 //! (`referees/bank-heist/component`, played by `koth play bank_heist_referee.wasm`), and
-//! natively, as `koth bank-heist` plays it. koth's own tests play it beside the built-in
-//! driver that came before it (`runner/src/games/bank_heist/driver.rs`) and check that both
-//! give the same tournaments, decision for decision.
+//! natively, as `koth bank-heist` plays it. Given a tournament's G and rules' seed
+//! ([`play_tournament`]) it plays the tournaments of the built-in driver that came before it
+//! decision for decision, and koth re-plays that driver's archives through it.
 //!
 //! A match is one tournament. Each decision gets the spec's 31 arguments and no directory
 //! at all; the answer is read from stdout. A failure never costs more than that decision: in

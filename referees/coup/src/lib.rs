@@ -3,9 +3,9 @@
 //! contest's file protocol.
 //!
 //! The same referee runs two ways: as a WebAssembly component (`referees/coup/component`,
-//! played by `koth play coup_referee.wasm`), and natively, where koth's own tests play it
-//! beside the built-in Coup driver on the same decks and check that both give the same
-//! games, move for move.
+//! played by `koth play coup_referee.wasm`), and natively, as `koth coup` plays it. It plays
+//! the games of the built-in Coup driver that came before it move for move, given the same
+//! deck, and koth re-plays that driver's archives through it (`tests/tests/legacy_archives.rs`).
 //!
 //! What it does is what the driver does: before each decision it writes the canonical
 //! history into the mover's directory, asks with the arbiter's argv, reads the file back,

@@ -1,7 +1,7 @@
 //! The referee against a scripted host that keeps the seats' files: what it asks, what it
 //! records for honest moves, crashes, cheats and file-rule breaks, and what it returns.
-//! koth's own tests play it beside the built-in driver (`runner/src/games/coup/`) and with
-//! real wasm bots (`tests/tests/coup_referee.rs`).
+//! koth's own tests play it with real wasm bots (`tests/tests/coup_referee.rs`, `coup.rs`),
+//! and re-play through it archives its old built-in driver wrote (`legacy_archives.rs`).
 
 use super::*;
 use koth_referee::{Outcome, Seat};

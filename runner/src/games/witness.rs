@@ -17,10 +17,14 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// its arguments.
 pub type SeedOf = dyn Fn(usize, u64, &[Vec<u8>]) -> [u8; 32] + Send + Sync;
 
+/// Bytes of stderr a witness keeps: the longest tail a driver recorded (Coup's).
+pub const KEPT_STDERR: usize = 2048;
+
 /// What a witness saw of one invocation, beyond the referee's record.
 #[derive(Debug, Clone, Default)]
 pub struct Seen {
-    /// The whole stderr, for the drivers' own tails of it.
+    /// The last [`KEPT_STDERR`] bytes of stderr, raw, for the drivers' own tails of it (a
+    /// tail of those is the same tail of the whole).
     pub stderr: Vec<u8>,
     /// For a bot with a directory: what it appended to the file its first argument names, if
     /// the file is still there and starts with what it held before (lossy UTF-8).
@@ -108,7 +112,7 @@ impl Player for Witness {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push(Seen {
-                stderr: report.stderr.clone(),
+                stderr: report.stderr[report.stderr.len().saturating_sub(KEPT_STDERR)..].to_vec(),
                 appended,
             });
         report

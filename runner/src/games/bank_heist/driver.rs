@@ -287,7 +287,6 @@ fn record(
     }
 }
 
-/// Play one tournament between `players` (every bot in every game).
 #[cfg(test)]
 mod tests {
     use super::*;

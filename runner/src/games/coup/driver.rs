@@ -21,7 +21,7 @@ use std::fmt;
 use std::sync::Arc;
 
 /// Bytes of stderr kept per invocation in the structured log.
-const STDERR_TAIL: usize = 2048;
+const STDERR_TAIL: usize = crate::games::witness::KEPT_STDERR;
 
 /// Why a player forfeited.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
