@@ -31,6 +31,17 @@ pub struct Seen {
     pub appended: Option<String>,
 }
 
+impl Seen {
+    /// What was seen of invocation `k` of `seen`, or nothing (an empty sighting).
+    pub fn at(seen: &[Seen], k: usize) -> &Seen {
+        static NOTHING: Seen = Seen {
+            stderr: Vec::new(),
+            appended: None,
+        };
+        seen.get(k).unwrap_or(&NOTHING)
+    }
+}
+
 /// Every invocation of one match, in order, as the witnesses of its seats saw them.
 #[derive(Clone, Default)]
 pub struct Sightings(Arc<Mutex<Vec<Seen>>>);

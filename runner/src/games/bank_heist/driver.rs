@@ -16,9 +16,7 @@ use crate::games::{stderr_tail, Player};
 use crate::referee::host::MatchHost;
 use crate::referee::record::MatchRecord;
 use crate::referee::shape::GameShape;
-use crate::referee::{Native, Referee};
 use crate::sandbox::{Limits, Outcome};
-use koth_referee_bank_heist::BankHeistReferee;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -182,7 +180,7 @@ pub fn play(setup: &TournamentSetup, players: &[Arc<dyn Player>]) -> TournamentR
         }),
         &seen,
     );
-    let referee = Native::new(BankHeistReferee);
+    let referee = super::referee();
     let mut host = MatchHost::new(
         Arc::new(GameShape::of(referee.description())),
         seats,
@@ -216,7 +214,6 @@ fn record(
     m: &MatchRecord,
     seen: &[Seen],
 ) -> TournamentRecord {
-    let none = Seen::default();
     let mut failures = vec![BTreeMap::new(); names.len()];
     let mut log: Vec<InvocationRecord> = Vec::with_capacity(m.log.len());
     for (k, r) in m.log.iter().enumerate() {
@@ -248,7 +245,7 @@ fn record(
                 r.answer.clone()
             },
             stderr_tail: if failure.is_some() || fault {
-                stderr_tail(&seen.get(k).unwrap_or(&none).stderr, STDERR_TAIL)
+                stderr_tail(&Seen::at(seen, k).stderr, STDERR_TAIL)
             } else {
                 String::new()
             },

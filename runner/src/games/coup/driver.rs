@@ -12,10 +12,8 @@ use crate::games::{stderr_tail, Player};
 use crate::referee::host::MatchHost;
 use crate::referee::record::MatchRecord;
 use crate::referee::shape::GameShape;
-use crate::referee::{Native, Referee};
 use crate::sandbox::{Limits, Outcome, Vfs};
 use koth_referee::{MatchSetup, Seat};
-use koth_referee_coup::CoupReferee;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
@@ -134,7 +132,9 @@ pub use crate::referee::game::decision_mark as argv_line;
 /// What identifies a game and seeds it.
 #[derive(Debug, Clone, Copy)]
 pub struct GameSetup {
-    /// The round: the history file is `<first>_<second>_<round>.txt`.
+    /// The round: the history file is `<first>_<second>_<round>.txt` (the original's
+    /// `<first>_<second>_<round>_<game>.txt` numbered the game within the round, a number
+    /// that moves when a bot is added; a pair plays once a round, so the name is unique).
     pub round: u32,
     /// Seed of the deck.
     pub deck_seed: u64,
@@ -163,7 +163,7 @@ pub fn play(setup: &GameSetup, players: [&Arc<dyn Player>; 2], dirs: [&mut Vfs; 
         }),
         &seen,
     );
-    let referee = Native::new(CoupReferee);
+    let referee = super::referee();
     let quota = dirs[0].limits();
     let [da, db] = dirs;
     let lent = vec![
@@ -206,14 +206,12 @@ pub fn play(setup: &GameSetup, players: [&Arc<dyn Player>; 2], dirs: [&mut Vfs; 
             let _ = dir.unlink(Vfs::ROOT, file.as_bytes());
         }
     }
-    record(setup.round, names, &m, &seen.take())
+    record(file, names, &m, &seen.take())
 }
 
-/// The driver's record of a game its referee played: `seen` is what the witnesses saw of
-/// each decision.
-fn record(round: u32, names: [String; 2], m: &MatchRecord, seen: &[Seen]) -> GameRecord {
-    let none = Seen::default();
-    let seen_at = |k: usize| seen.get(k).unwrap_or(&none);
+/// The driver's record of a game its referee played with the history file `file`: `seen` is
+/// what the witnesses saw of each decision.
+fn record(file: String, names: [String; 2], m: &MatchRecord, seen: &[Seen]) -> GameRecord {
     let log: Vec<InvocationRecord> = m
         .log
         .iter()
@@ -224,10 +222,10 @@ fn record(round: u32, names: [String; 2], m: &MatchRecord, seen: &[Seen]) -> Gam
             bot: r.bot.clone(),
             argv: r.args.clone(),
             outcome: r.outcome.clone(),
-            appended: seen_at(k).appended.clone(),
+            appended: Seen::at(seen, k).appended.clone(),
             stdout: r.stdout.clone(),
             fuel_used: r.fuel_used,
-            stderr_tail: stderr_tail(&seen_at(k).stderr, STDERR_TAIL),
+            stderr_tail: stderr_tail(&Seen::at(seen, k).stderr, STDERR_TAIL),
         })
         .collect();
     let last = m.log.last();
@@ -242,8 +240,8 @@ fn record(round: u32, names: [String; 2], m: &MatchRecord, seen: &[Seen]) -> Gam
             }
         }
     };
-    let (result, history) = match (&m.void, last) {
-        (Some(void), _) => {
+    let (result, history) = match &m.void {
+        Some(void) => {
             split(pieces.len(), &mut human_log);
             let reason = match last.map(|r| (&r.outcome, r.seat as usize)) {
                 Some((Outcome::HostFault(why), seat)) => {
@@ -262,7 +260,7 @@ fn record(round: u32, names: [String; 2], m: &MatchRecord, seen: &[Seen]) -> Gam
                 .collect();
             (GameResult::Void { reason }, history)
         }
-        (None, _) => {
+        None => {
             let history = m.detail["history"].as_str().unwrap_or_default().to_string();
             let how = m.detail["how"].as_str().unwrap_or_default().to_string();
             match (
@@ -277,7 +275,7 @@ fn record(round: u32, names: [String; 2], m: &MatchRecord, seen: &[Seen]) -> Gam
                     // lines it has.
                     split(pieces.len().saturating_sub(1), &mut human_log);
                     human_log.push(format!("{loser} forfeits: {forfeit}"));
-                    let tail = stderr_tail(&seen_at(log.len() - 1).stderr, 400);
+                    let tail = stderr_tail(&Seen::at(seen, log.len() - 1).stderr, 400);
                     if !tail.trim().is_empty() {
                         human_log.push(format!("{loser}'s stderr ends with: {}", tail.trim_end()));
                     }
@@ -306,7 +304,7 @@ fn record(round: u32, names: [String; 2], m: &MatchRecord, seen: &[Seen]) -> Gam
         }
     };
     GameRecord {
-        file_name: koth_referee_coup::history_file([&names[0], &names[1]], round),
+        file_name: file,
         names,
         result,
         history,

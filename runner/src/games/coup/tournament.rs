@@ -214,10 +214,6 @@ impl MatchFormat for RoundRobin<'_> {
         let (players, opts) = (self.players, self.opts);
         let [a, b] = p.seats;
         let (na, nb) = (players[a].name(), players[b].name());
-        // The original names the file `<first>_<second>_<round>_<game>.txt`, the game being
-        // its number within the round; that number moves when a bot is added, so the file
-        // here is `<first>_<second>_<round>.txt` (unique too: a pair plays once a round).
-        let file_name = koth_referee_coup::history_file([na, nb], p.round);
         let round = p.round.to_le_bytes();
         let setup = GameSetup {
             round: p.round,
@@ -246,7 +242,7 @@ impl MatchFormat for RoundRobin<'_> {
                         (
                             format!(
                                 "{}/{}",
-                                file_name.trim_end_matches(".txt"),
+                                record.file_name.trim_end_matches(".txt"),
                                 players[bot].name()
                             ),
                             d.snapshot(),
